@@ -1,0 +1,126 @@
+import Foundation
+
+/// Where and how a container keeps a store: a file (the default), a file at a URL you choose,
+/// or memory; read-write or read-only; and which of the schema's entities it holds.
+///
+/// ```swift
+/// let onDisk = ModelConfiguration(url: URL(filePath: "/var/lib/myapp/films.store"))
+/// let inMemory = ModelConfiguration(isStoredInMemoryOnly: true)
+/// let readOnly = ModelConfiguration(url: storeURL, allowsSave: false)
+/// ```
+///
+/// **Default location.** Without a URL, the store is `<name>.store` (`default.store` when
+/// unnamed) in a folder named after the running executable inside the user's application
+/// support folder: on Linux `$XDG_DATA_HOME/<executable>/` (usually
+/// `~/.local/share/<executable>/`), on Apple platforms `~/Library/Application Support/<executable>/`.
+/// SQLite keeps `<name>.store-wal` and `<name>.store-shm` beside it.
+public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConvertible, Sendable {
+    public typealias ID = URL
+
+    /// The store's file; `/dev/null` for a store in memory.
+    public let url: URL
+    public let name: String
+    public let groupAppContainerIdentifier: String?
+    public let cloudKitContainerIdentifier: String?
+    public let groupContainer: GroupContainer
+    public let cloudKitDatabase: CloudKitDatabase
+    /// The entities the store holds; `nil` for all of the container's.
+    public var schema: Schema?
+    /// Whether contexts may save to the store; `false` opens it read-only.
+    public let allowsSave: Bool
+    public let isStoredInMemoryOnly: Bool
+
+    public var id: URL { url }
+
+    /// The folder stores go to when no URL is given.
+    public static var defaultDirectory: URL {
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        let executable = ProcessInfo.processInfo.processName
+        return base.appendingPathComponent(executable.isEmpty ? "OpenSwiftData" : executable, isDirectory: true)
+    }
+
+    public init(isStoredInMemoryOnly: Bool = false) {
+        self.init(nil, schema: nil, isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    public init(for forTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false) {
+        self.init(nil, schema: Schema(forTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
+    }
+
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false,
+        allowsSave: Bool = true, groupContainer: GroupContainer = .automatic,
+        cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
+        let name = name ?? "default"
+        self.name = name
+        self.schema = schema
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.allowsSave = allowsSave
+        self.groupContainer = groupContainer
+        self.cloudKitDatabase = cloudKitDatabase
+        groupAppContainerIdentifier = groupContainer.identifier
+        cloudKitContainerIdentifier = cloudKitDatabase.containerIdentifier
+        if isStoredInMemoryOnly {
+            url = URL(fileURLWithPath: "/dev/null")
+        } else {
+            var directory = Self.defaultDirectory
+            if let group = groupContainer.identifier {
+                directory = directory.deletingLastPathComponent().appendingPathComponent(group, isDirectory: true)
+            }
+            url = directory.appendingPathComponent("\(name).store")
+        }
+    }
+
+    public init(
+        _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
+        cloudKitDatabase: CloudKitDatabase = .automatic
+    ) {
+        self.name = name ?? url.deletingPathExtension().lastPathComponent
+        self.schema = schema
+        self.url = url
+        self.allowsSave = allowsSave
+        self.cloudKitDatabase = cloudKitDatabase
+        isStoredInMemoryOnly = false
+        groupContainer = .none
+        groupAppContainerIdentifier = nil
+        cloudKitContainerIdentifier = cloudKitDatabase.containerIdentifier
+    }
+
+    public var debugDescription: String {
+        "ModelConfiguration(name: \(name), url: \(url.path), inMemory: \(isStoredInMemoryOnly), allowsSave: \(allowsSave))"
+    }
+
+    public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.isStoredInMemoryOnly == rhs.isStoredInMemoryOnly
+            && lhs.allowsSave == rhs.allowsSave
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(url)
+    }
+
+    /// Where a store would sync with CloudKit. CloudKit is not available off Apple platforms:
+    /// every value is accepted and stores are kept locally.
+    public struct CloudKitDatabase: Sendable, Hashable {
+        let containerIdentifier: String?
+        public static var automatic: CloudKitDatabase { CloudKitDatabase(containerIdentifier: nil) }
+        public static var none: CloudKitDatabase { CloudKitDatabase(containerIdentifier: nil) }
+        public static func `private`(_ privateDBName: String) -> CloudKitDatabase {
+            CloudKitDatabase(containerIdentifier: privateDBName)
+        }
+    }
+
+    /// The app group whose shared folder holds the store. Off Apple platforms a group is a
+    /// folder named after it beside the default folder.
+    public struct GroupContainer: Sendable, Hashable {
+        let identifier: String?
+        public static var automatic: GroupContainer { GroupContainer(identifier: nil) }
+        public static var none: GroupContainer { GroupContainer(identifier: nil) }
+        public static func identifier(_ groupName: String) -> GroupContainer {
+            GroupContainer(identifier: groupName)
+        }
+    }
+}

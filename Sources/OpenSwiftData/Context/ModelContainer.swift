@@ -1,0 +1,131 @@
+import Foundation
+
+/// The stores of an app's models and the schema they follow.
+///
+/// Create one container when the app starts and keep it; create contexts from it to read and
+/// write models.
+///
+/// ```swift
+/// let container = try ModelContainer(for: Film.self, Studio.self)
+/// let context = ModelContext(container)
+/// context.insert(Film(title: "Up", releaseYear: 2009))
+/// try context.save()
+/// ```
+///
+/// Creating a container opens each configuration's store, creating the file when it does not
+/// exist yet, and throws ``SwiftDataError/loadIssueModelContainer`` with an explanation when it
+/// cannot: the file is not a store, is corrupt, cannot be written, or holds another schema. A
+/// store that cannot be opened is left exactly as it was.
+///
+/// Containers are `Sendable`: share one between actors, and give each actor its own context.
+public class ModelContainer: Equatable, @unchecked Sendable {
+    public final let schema: Schema
+    public final let migrationPlan: (any SchemaMigrationPlan.Type)?
+    /// The configurations of the container's stores.
+    public var configurations: Set<ModelConfiguration> { Set(orderedConfigurations) }
+
+    let orderedConfigurations: [ModelConfiguration]
+    let stores: [SQLiteStore]
+    private let storeByEntity: [String: SQLiteStore]
+    private let mainContextLock = NSLock()
+    nonisolated(unsafe) private var mainContextStorage: ModelContext?
+
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    public init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: [ModelConfiguration]
+    ) throws {
+        try givenSchema.validate()
+        schema = givenSchema
+        self.migrationPlan = migrationPlan
+        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        orderedConfigurations = configurations
+        try Self.checkDistinct(configurations)
+
+        var stores: [SQLiteStore] = []
+        var storeByEntity: [String: SQLiteStore] = [:]
+        for configuration in configurations {
+            let entityNames = try Self.entityNames(of: configuration, in: givenSchema)
+                .filter { storeByEntity[$0] == nil }
+            let storeSchema = entityNames.count == givenSchema.entities.count
+                ? givenSchema
+                : Schema(entityNames.compactMap { givenSchema.layouts[$0]?.modelType }, version: givenSchema.version)
+            let location: SQLiteStore.Location =
+                configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
+            let store = try SQLiteStore(location: location, schema: storeSchema, allowsSave: configuration.allowsSave)
+            stores.append(store)
+            for name in entityNames { storeByEntity[name] = store }
+        }
+        self.stores = stores
+        self.storeByEntity = storeByEntity
+    }
+
+    private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
+        var seen: Set<String> = []
+        for configuration in configurations {
+            let key = configuration.isStoredInMemoryOnly ? "memory:\(configuration.name)" : configuration.url.standardizedFileURL.path
+            if !seen.insert(key).inserted {
+                throw SwiftDataError.duplicateConfiguration.explaining(
+                    "two configurations name the same store (\(configuration.isStoredInMemoryOnly ? "in memory, named \(configuration.name)" : configuration.url.path)); give each its own name or URL")
+            }
+        }
+    }
+
+    private static func entityNames(of configuration: ModelConfiguration, in schema: Schema) throws -> [String] {
+        guard let configurationSchema = configuration.schema else {
+            return schema.entities.map(\.name)
+        }
+        for entity in configurationSchema.entities where schema.entitiesByName[entity.name] == nil {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.explaining(
+                "the configuration \(configuration.name) holds the entity \(entity.name), which the container's schema does not have; add its model to the container's models")
+        }
+        return configurationSchema.entities.map(\.name)
+    }
+
+    /// The context bound to the main actor, created on first use and the same ever after. It
+    /// saves by itself shortly after its models change (`autosaveEnabled` is `true`).
+    @MainActor public var mainContext: ModelContext {
+        mainContextLock.withLock {
+            if let context = mainContextStorage { return context }
+            let context = ModelContext(self, isMainContext: true)
+            mainContextStorage = context
+            return context
+        }
+    }
+
+    /// The store holding an entity's rows.
+    func store(forEntity name: String) -> SQLiteStore? {
+        storeByEntity[name]
+    }
+
+    /// Deletes every model from every store.
+    @available(*, deprecated, renamed: "erase", message: "deleteAllData has been replaced by `erase`. Use `erase` to completely remove all of the data from a store.")
+    public func deleteAllData() {
+        try? erase()
+    }
+
+    /// Deletes every model from every store; the stores stay usable, with their schema.
+    /// Contexts should not keep using models they fetched before.
+    public func erase() throws {
+        for store in stores where !store.isReadOnly {
+            try store.eraseAllRows()
+        }
+    }
+
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool {
+        lhs === rhs
+    }
+}

@@ -1,0 +1,509 @@
+import Foundation
+
+/// A workspace over a container's stores: it fetches models, tracks the ones you insert,
+/// change and delete, and saves those changes in one transaction.
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// let film = Film(title: "Up", releaseYear: 2009)
+/// context.insert(film)
+/// try context.save()
+///
+/// let recent = try context.fetch(FetchDescriptor<Film>(predicate: #Predicate { $0.releaseYear > 2000 }))
+/// ```
+///
+/// A context holds one object per stored row: fetching the same row twice returns the same
+/// object. Objects with no unsaved changes take the stored values each time a fetch reads their
+/// row, so a fetch sees what other contexts saved; objects with unsaved changes keep them.
+///
+/// Contexts are not `Sendable`: use each from one actor or thread, and pass
+/// ``PersistentIdentifier``s between them. A context you create does not autosave; the
+/// container's ``ModelContainer/mainContext`` does.
+public class ModelContext: Equatable {
+    /// The container whose stores the context reads and writes.
+    public let container: ModelContainer
+
+    /// Whether the context saves by itself shortly after its models change. `true` for the
+    /// main context, where saves are scheduled on the main actor; a context you create saves
+    /// when you call ``save()``.
+    public var autosaveEnabled: Bool
+
+    /// A name recorded with this context's saves.
+    public var author: String?
+
+    let isMainContext: Bool
+    private var registered: [String: [Int64: ModelState]] = [:]
+    private var inserted: [ModelState] = []
+    private var changed: [ObjectIdentifier: ModelState] = [:]
+    private var deleted: [ObjectIdentifier: ModelState] = [:]
+    private var autosaveScheduled = false
+
+    /// Creates an independent context over the container's stores.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        autosaveEnabled = false
+        isMainContext = false
+    }
+
+    init(_ container: ModelContainer, isMainContext: Bool) {
+        self.container = container
+        autosaveEnabled = isMainContext
+        self.isMainContext = isMainContext
+    }
+
+    deinit {
+        for state in allRegisteredStates { state.model = nil }
+    }
+
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool {
+        lhs === rhs
+    }
+
+    // MARK: Pending changes
+
+    /// Whether the context has inserts, changes or deletes it has not saved.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty
+    }
+
+    /// The models inserted since the last save.
+    public var insertedModelsArray: [any PersistentModel] { inserted.compactMap(\.model) }
+    /// The stored models changed since the last save.
+    public var changedModelsArray: [any PersistentModel] { changed.values.compactMap(\.model) }
+    /// The models deleted since the last save.
+    public var deletedModelsArray: [any PersistentModel] { deleted.values.compactMap(\.model) }
+
+    /// Registers a new model with the context; the next save stores it. Inserting a model the
+    /// context already holds does nothing.
+    public func insert<T>(_ model: T) where T: PersistentModel {
+        let state = Self.state(of: model)
+        if state.context === self {
+            if state.isDeleted { undelete(state) }
+            return
+        }
+        precondition(
+            state.context == nil,
+            "\(state.layout.entityName) belongs to another ModelContext; fetch it in this context with model(for: \\.persistentModelID) instead of inserting it")
+        state.context = self
+        state.model = model
+        if state.rowID == nil {
+            state.isInserted = true
+            inserted.append(state)
+        } else {
+            registered[state.layout.entityName, default: [:]][state.rowID!] = state
+        }
+        scheduleAutosave()
+    }
+
+    /// Marks a model deleted; the next save removes it from its store. Deleting a model that
+    /// was inserted and never saved just forgets it.
+    public func delete<T>(_ model: T) where T: PersistentModel {
+        let state = Self.state(of: model)
+        guard state.context === self, !state.isDeleted else { return }
+        if state.isInserted {
+            inserted.removeAll { $0 === state }
+            state.isInserted = false
+            state.isDeleted = true
+            state.context = nil
+            state.model = nil
+            return
+        }
+        state.isDeleted = true
+        deleted[ObjectIdentifier(state)] = state
+        changed[ObjectIdentifier(state)] = nil
+        scheduleAutosave()
+    }
+
+    /// Marks deleted every model of a type that matches the predicate — every one of them
+    /// when the predicate is `nil`. The next save removes them.
+    public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
+    where T: PersistentModel {
+        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) {
+            delete(model)
+        }
+    }
+
+    /// Called by a model's backing data when one of its values changes.
+    func modelDidChange(_ state: ModelState) {
+        if !state.isInserted, !state.isDeleted {
+            changed[ObjectIdentifier(state)] = state
+        }
+        scheduleAutosave()
+    }
+
+    /// Discards unsaved changes: inserted models are forgotten, changed models take back their
+    /// saved values, and deleted models are kept.
+    public func rollback() {
+        for state in inserted {
+            state.isInserted = false
+            state.context = nil
+            state.model = nil
+        }
+        inserted.removeAll()
+        for state in changed.values { state.discardChanges() }
+        changed.removeAll()
+        for state in deleted.values { state.discardChanges() }
+        deleted.removeAll()
+    }
+
+    /// Applies pending changes to the object graph. Saving does this first by itself.
+    public func processPendingChanges() {}
+
+    /// Runs `block`, then saves. If `block` throws, nothing is saved and the changes it made
+    /// stay pending.
+    public func transaction(block: () throws -> Void) throws {
+        try block()
+        try save()
+    }
+
+    private func undelete(_ state: ModelState) {
+        state.isDeleted = false
+        deleted[ObjectIdentifier(state)] = nil
+        if !state.changedProperties.isEmpty { changed[ObjectIdentifier(state)] = state }
+    }
+
+    // MARK: Saving
+
+    /// Posted before a context saves; the notification's object is the context.
+    public static let willSave = Notification.Name("ModelContextWillSave")
+    /// Posted after a context saved; `userInfo` holds the identifiers of the inserted, updated
+    /// and deleted models under ``NotificationKey`` raw values.
+    public static let didSave = Notification.Name("ModelContextDidSave")
+
+    /// The keys of a save notification's `userInfo`.
+    public enum NotificationKey: String {
+        case queryGeneration
+        case invalidatedAllIdentifiers
+        case insertedIdentifiers
+        case updatedIdentifiers
+        case deletedIdentifiers
+    }
+
+    /// Writes every pending insert, change and delete to the stores, one transaction per
+    /// store. If anything fails, nothing is written and the changes stay pending.
+    ///
+    /// Inserting a model whose unique attributes match a stored model's updates the stored
+    /// row, and the inserted object takes its identifier. A save with no changes does nothing.
+    public func save() throws {
+        guard hasChanges else { return }
+        NotificationCenter.default.post(name: Self.willSave, object: self)
+
+        var changesByStore: [ObjectIdentifier: (store: SQLiteStore, changes: SQLiteStore.Changes)] = [:]
+        func add(_ state: ModelState, _ keyPath: WritableKeyPath<SQLiteStore.Changes, [ModelState]>) throws {
+            let store = try self.store(for: state.layout)
+            changesByStore[ObjectIdentifier(store), default: (store, SQLiteStore.Changes())].changes[keyPath: keyPath].append(state)
+        }
+        for state in inserted { try add(state, \.inserted) }
+        for state in changed.values { try add(state, \.updated) }
+        for state in deleted.values { try add(state, \.deleted) }
+
+        var insertedRowIDs: [ObjectIdentifier: (Int64, String)] = [:]
+        for (store, changes) in changesByStore.values {
+            let rowIDs = try store.save(changes)
+            for (state, rowID) in zip(changes.inserted, rowIDs) {
+                insertedRowIDs[ObjectIdentifier(state)] = (rowID, store.identifier)
+            }
+        }
+
+        let insertedIDs = finishInserts(insertedRowIDs)
+        let updatedIDs = changed.values.map { state in
+            state.markSaved()
+            return state.modelID
+        }
+        changed.removeAll()
+        let deletedIDs = deleted.values.map { state in
+            let id = state.modelID
+            registered[state.layout.entityName]?[state.rowID ?? -1] = nil
+            state.context = nil
+            state.model = nil
+            state.markSaved()
+            return id
+        }
+        deleted.removeAll()
+
+        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
+            NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
+            NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
+            NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
+        ])
+    }
+
+    /// Gives each saved insert its row and registers it; returns the new identifiers.
+    private func finishInserts(_ rowIDs: [ObjectIdentifier: (Int64, String)]) -> [PersistentIdentifier] {
+        let states = inserted
+        inserted.removeAll()
+        return states.compactMap { state in
+            guard let (rowID, storeIdentifier) = rowIDs[ObjectIdentifier(state)] else { return nil }
+            state.rowID = rowID
+            state.storeIdentifier = storeIdentifier
+            state.markSaved()
+            let entity = state.layout.entityName
+            if let previous = registered[entity]?[rowID], previous !== state {
+                // A unique constraint made the insert update a stored row this context held:
+                // the inserted object now stands for that row.
+                previous.context = nil
+                previous.model = nil
+            }
+            registered[entity, default: [:]][rowID] = state
+            return state.modelID
+        }
+    }
+
+    private func scheduleAutosave() {
+        guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
+        autosaveScheduled = true
+        let context = UncheckedSendable(self)
+        Task { @MainActor in
+            context.value.autosaveScheduled = false
+            try? context.value.save()
+        }
+    }
+
+    // MARK: Fetching
+
+    /// The models matching the descriptor, in its order.
+    public func fetch<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
+        let query = try Query(descriptor, in: self)
+        guard let pending = pendingStates(of: query.table, if: descriptor.includePendingChanges) else {
+            let rows = try query.store.fetchRows(
+                query.table, where: query.condition, orderBy: query.orderBy,
+                limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+            return rows.map { materialize($0.rowID, $0.values, query) }
+        }
+        // Unsaved changes take part: fetch every stored match, then merge, sort and page here.
+        let stored = try query.store.fetchRows(query.table, where: query.condition, orderBy: query.orderBy, limit: nil, offset: nil)
+            .map { materialize($0.rowID, $0.values, query) }
+            .filter { (model: T) in
+                let state = Self.state(of: model)
+                return !state.isDeleted && changed[ObjectIdentifier(state)] == nil
+            }
+        var unsaved: [T] = []
+        for state in pending {
+            guard let model = state.model as? T else { continue }
+            if let predicate = descriptor.predicate, try !predicate.evaluate(model) { continue }
+            unsaved.append(model)
+        }
+        var results = stored + unsaved
+        if !unsaved.isEmpty, !descriptor.sortBy.isEmpty {
+            results.sort(using: descriptor.sortBy)
+        }
+        let start = min(descriptor.fetchOffset ?? 0, results.count)
+        let end = descriptor.fetchLimit.map { min(start + $0, results.count) } ?? results.count
+        return Array(results[start..<end])
+    }
+
+    /// The models matching the descriptor, loaded `batchSize` at a time as you go through them.
+    public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
+    where T: PersistentModel {
+        let query = try Query(descriptor, in: self)
+        if descriptor.includePendingChanges, pendingStates(of: query.table, if: true) != nil {
+            throw SwiftDataError.includePendingChangesWithBatchSize.explaining(
+                "the context has unsaved changes to \(query.table.entity.name), which a batched fetch cannot include; save first, or set includePendingChanges to false")
+        }
+        let rowIDs = try query.store.fetchRowIDs(
+            query.table, where: query.condition, orderBy: query.orderBy,
+            limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        return FetchResultsCollection(rowIDs: rowIDs, batchSize: max(batchSize, 1)) { [unowned self] batch in
+            try self.models(T.self, rowIDs: batch, query)
+        }
+    }
+
+    /// The number of models matching the descriptor.
+    public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
+        let query = try Query(descriptor, in: self)
+        if pendingStates(of: query.table, if: descriptor.includePendingChanges) != nil {
+            return try fetch(descriptor).count
+        }
+        let count = try query.store.count(query.table, where: query.condition)
+        let skipped = min(descriptor.fetchOffset ?? 0, count)
+        return min(count - skipped, descriptor.fetchLimit ?? Int.max)
+    }
+
+    /// The identifiers of the models matching the descriptor, without loading the models.
+    public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
+    where T: PersistentModel {
+        let query = try Query(descriptor, in: self)
+        if pendingStates(of: query.table, if: descriptor.includePendingChanges) != nil {
+            return try fetch(descriptor).map(\.persistentModelID)
+        }
+        let rowIDs = try query.store.fetchRowIDs(
+            query.table, where: query.condition, orderBy: query.orderBy,
+            limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        return rowIDs.map {
+            PersistentIdentifier(storeIdentifier: query.store.identifier, entityName: query.table.entity.name, key: .row($0))
+        }
+    }
+
+    /// The identifiers of the models matching the descriptor, `batchSize` at a time.
+    public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
+        -> FetchResultsCollection<PersistentIdentifier> where T: PersistentModel {
+        let identifiers = try fetchIdentifiers(descriptor)
+        return FetchResultsCollection(rowIDs: identifiers.indices.map(Int64.init), batchSize: max(batchSize, 1)) { batch in
+            batch.map { identifiers[Int($0)] }
+        }
+    }
+
+    /// Calls `block` with each model matching the descriptor, loading `batchSize` models at a
+    /// time and letting each batch go before loading the next, so memory stays bounded by the
+    /// batch, not the number of models.
+    ///
+    /// Unless `allowEscapingMutations` is `true`, the block must leave no unsaved changes at the
+    /// end of a batch (save inside it), or the enumeration stops with an error.
+    public func enumerate<T>(
+        _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (_ model: T) throws -> Void
+    ) throws where T: PersistentModel {
+        let query = try Query(fetch, in: self)
+        let rowIDs = try query.store.fetchRowIDs(
+            query.table, where: query.condition, orderBy: query.orderBy,
+            limit: fetch.fetchLimit, offset: fetch.fetchOffset)
+        let batchSize = max(batchSize, 1)
+        var start = 0
+        while start < rowIDs.count {
+            let batch = Array(rowIDs[start..<min(start + batchSize, rowIDs.count)])
+            start += batch.count
+            for model in try models(T.self, rowIDs: batch, query) {
+                try block(model)
+            }
+            if !allowEscapingMutations, hasChanges {
+                throw SwiftDataError.modelValidationFailure.explaining(
+                    "enumerate(_:batchSize:) left unsaved changes after a batch of \(query.table.entity.name); save inside the block, or pass allowEscapingMutations: true")
+            }
+            forgetUnchanged(entity: query.table.entity.name, rowIDs: batch)
+        }
+    }
+
+    /// The model with the identifier: the one this context holds, or one loaded from its store.
+    /// A model whose row does not exist traps when its properties are read, as in SwiftData.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        if let model = registeredState(for: persistentModelID)?.model { return model }
+        guard let store = container.store(forEntity: persistentModelID.entityName),
+              let table = store.tables[persistentModelID.entityName],
+              let rowID = persistentModelID.rowID
+        else {
+            fatalError("\(persistentModelID) is not a model of this container's stores")
+        }
+        let query = Query(store: store, table: table, condition: nil, orderBy: nil)
+        return Self.openModel(table.layout.modelType, rowID: rowID, query: query, context: self)
+    }
+
+    private static func openModel<M: PersistentModel>(_ type: M.Type, rowID: Int64, query: Query, context: ModelContext) -> M {
+        if let model = try? context.models(M.self, rowIDs: [rowID], query).first { return model }
+        let state = DefaultBackingData<M>(layout: query.table.layout, values: [])
+        state.rowID = rowID
+        state.storeIdentifier = query.store.identifier
+        return M(backingData: state)
+    }
+
+    /// The model with the identifier if this context holds it already; never reads a store.
+    public func registeredModel<T>(for persistentModelID: PersistentIdentifier) -> T? where T: PersistentModel {
+        registeredState(for: persistentModelID)?.model as? T
+    }
+
+    private func registeredState(for id: PersistentIdentifier) -> ModelState? {
+        if let rowID = id.rowID {
+            return registered[id.entityName]?[rowID]
+        }
+        return inserted.first { $0.modelID == id }
+    }
+
+    // MARK: Helpers
+
+    /// The entity table and store a fetch reads, and the fetch's SQL clauses.
+    struct Query {
+        let store: SQLiteStore
+        let table: TableLayout
+        let condition: SQLFragment?
+        let orderBy: String?
+
+        init(store: SQLiteStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
+            self.store = store
+            self.table = table
+            self.condition = condition
+            self.orderBy = orderBy
+        }
+
+        init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
+            let layout = ModelLayout.of(T.self)
+            let store = try context.store(for: layout)
+            let table = store.tables[layout.entityName]!
+            self.store = store
+            self.table = table
+            condition = try descriptor.predicate.map { try PredicateTranslator.sql(for: $0, columns: table) }
+            orderBy = descriptor.sortBy.isEmpty ? nil : try SortTranslator.sql(for: descriptor.sortBy, columns: table)
+        }
+    }
+
+    private func store(for layout: ModelLayout) throws -> SQLiteStore {
+        guard let store = container.store(forEntity: layout.entityName),
+              let table = store.tables[layout.entityName],
+              table.layout.modelType == layout.modelType
+        else {
+            throw SwiftDataError.unknownSchema.explaining(
+                "\(String(reflecting: layout.modelType)) is not one of this container's models; create the container with it (or with the VersionedSchema it belongs to)")
+        }
+        return store
+    }
+
+    /// The unsaved states of the table's entity when pending changes take part, or `nil` when
+    /// the stored rows alone answer the fetch.
+    private func pendingStates(of table: TableLayout, if includePendingChanges: Bool) -> [ModelState]? {
+        guard includePendingChanges else { return nil }
+        let entity = table.entity.name
+        let pending = inserted.filter { $0.layout.entityName == entity }
+            + changed.values.filter { $0.layout.entityName == entity }
+        let hasDeletes = deleted.values.contains { $0.layout.entityName == entity }
+        return pending.isEmpty && !hasDeletes ? nil : pending
+    }
+
+    /// The models of the given rows, in the given order.
+    private func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
+        guard !rowIDs.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
+        let condition = SQLFragment(
+            sql: "\(query.table.tableName).\"\(TableLayout.primaryKeyColumn)\" IN (\(placeholders))",
+            arguments: rowIDs.map(\.databaseValue))
+        let rows = try query.store.fetchRows(query.table, where: condition, orderBy: nil, limit: nil, offset: nil)
+        let byRowID = Dictionary(rows.map { ($0.rowID, $0.values) }, uniquingKeysWith: { a, _ in a })
+        return rowIDs.compactMap { rowID in
+            byRowID[rowID].map { materialize(rowID, $0, query) as T }
+        }
+    }
+
+    /// The context's object for a fetched row: the registered one, refreshed, or a new one.
+    private func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query) -> T {
+        let entity = query.table.entity.name
+        if let state = registered[entity]?[rowID], let model = state.model as? T {
+            state.refresh(with: values)
+            return model
+        }
+        let state = DefaultBackingData<T>(layout: query.table.layout, values: values)
+        state.rowID = rowID
+        state.storeIdentifier = query.store.identifier
+        state.context = self
+        let model = T(backingData: state)
+        state.model = model
+        registered[entity, default: [:]][rowID] = state
+        return model
+    }
+
+    /// Lets go of the given rows' objects that have no unsaved changes.
+    private func forgetUnchanged(entity: String, rowIDs: [Int64]) {
+        for rowID in rowIDs {
+            guard let state = registered[entity]?[rowID], !state.hasChanges else { continue }
+            registered[entity]?[rowID] = nil
+            state.model = nil
+        }
+    }
+
+    private var allRegisteredStates: [ModelState] {
+        registered.values.flatMap(\.values) + inserted
+    }
+
+    static func state(of model: some PersistentModel) -> ModelState {
+        guard let state = model.modelState else {
+            fatalError("\(type(of: model)) has backing data OpenSwiftData did not create; models must be created by their initializer or fetched")
+        }
+        return state
+    }
+}

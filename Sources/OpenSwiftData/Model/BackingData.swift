@@ -1,0 +1,36 @@
+/// Where a model's values live.
+///
+/// The code `@Model` generates keeps every persisted property's value in the model's backing
+/// data instead of in stored properties, so the context can read and write them without
+/// reflection. You never implement or call this protocol yourself: it exists, as in SwiftData,
+/// so that macro-generated code type-checks. OpenSwiftData's own backing data also tracks which
+/// values changed since the last save and which context the model belongs to.
+public protocol BackingData<Model> {
+    associatedtype Model: PersistentModel
+
+    init(for modelType: Model.Type)
+
+    /// The identifier of the model these values belong to.
+    var persistentModelID: PersistentIdentifier? { get set }
+
+    /// Information the backing data keeps about the model.
+    var metadata: Any { get }
+
+    func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: Decodable
+    func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: PersistentModel
+    func getValue<Value>(forKey: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel
+    func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func getValue<Value, OtherModel>(forKey: KeyPath<Model, Value>) -> Value
+    where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func getTransformableValue<Value>(forKey: KeyPath<Model, Value>) -> Value
+
+    func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable
+    func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: PersistentModel
+    func setValue<Value>(forKey: KeyPath<Model, Value?>, to newValue: Value?) where Value: PersistentModel
+    func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
+    where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
+    func setTransformableValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value)
+}

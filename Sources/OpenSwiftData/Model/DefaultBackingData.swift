@@ -1,0 +1,76 @@
+/// OpenSwiftData's backing data for models of type `M`: typed access to a ``ModelState``.
+final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
+    typealias Model = M
+
+    init(for modelType: M.Type) {
+        super.init(layout: ModelLayout.of(modelType))
+    }
+
+    init(layout: ModelLayout, values: ContiguousArray<Any?>) {
+        super.init(layout: layout)
+        self.values = values
+    }
+
+    var persistentModelID: PersistentIdentifier? {
+        get { modelID }
+        set {
+            guard let newValue, let rowID = newValue.rowID else { return }
+            self.rowID = rowID
+            storeIdentifier = newValue.storeIdentifier
+        }
+    }
+
+    var metadata: Any { layout }
+
+    func getValue<Value>(forKey key: KeyPath<M, Value>) -> Value where Value: Decodable {
+        value(at: index(of: key))
+    }
+
+    func getValue<Value>(forKey key: KeyPath<M, Value>) -> Value where Value: PersistentModel {
+        value(at: index(of: key))
+    }
+
+    func getValue<Value>(forKey key: KeyPath<M, Value?>) -> Value? where Value: PersistentModel {
+        value(at: index(of: key))
+    }
+
+    func getValue<Value, OtherModel>(forKey key: KeyPath<M, Value>) -> Value
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        value(at: index(of: key))
+    }
+
+    func getValue<Value, OtherModel>(forKey key: KeyPath<M, Value>) -> Value
+    where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        value(at: index(of: key))
+    }
+
+    func getTransformableValue<Value>(forKey key: KeyPath<M, Value>) -> Value {
+        value(at: index(of: key))
+    }
+
+    func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: Encodable {
+        setValue(newValue, at: index(of: key))
+    }
+
+    func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: PersistentModel {
+        setValue(newValue, at: index(of: key))
+    }
+
+    func setValue<Value>(forKey key: KeyPath<M, Value?>, to newValue: Value?) where Value: PersistentModel {
+        setValue(newValue as Any, at: index(of: key))
+    }
+
+    func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
+    where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        setValue(newValue, at: index(of: key))
+    }
+
+    func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
+    where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
+        setValue(newValue, at: index(of: key))
+    }
+
+    func setTransformableValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) {
+        setValue(newValue, at: index(of: key))
+    }
+}

@@ -1,0 +1,109 @@
+import Synchronization
+
+/// What OpenSwiftData knows about one model class, read once from its `schemaMetadata`: the
+/// entity name, the persisted properties in declaration order, and where each property's value
+/// sits in the model's backing data.
+final class ModelLayout: @unchecked Sendable {
+    /// One persisted property of the model.
+    struct Property {
+        enum Kind {
+            /// A value stored in a column, converted by the codec; `nil` when the type cannot be
+            /// stored, which the schema reports as an error.
+            case attribute(ValueCodec?)
+            /// A reference to another model, or an array of them.
+            case relationship(destination: any PersistentModel.Type, isToMany: Bool)
+        }
+
+        let name: String
+        let keyPath: AnyKeyPath
+        let valueType: Any.Type
+        let isOptional: Bool
+        /// The declared initial value, when the declaration has one.
+        let defaultValue: Any?
+        /// The `@Attribute` or `@Relationship` marker's options.
+        let marker: (any SchemaProperty)?
+        let kind: Kind
+
+        var codec: ValueCodec? {
+            if case .attribute(let codec) = kind { return codec }
+            return nil
+        }
+    }
+
+    let modelType: any PersistentModel.Type
+    let entityName: String
+    let properties: [Property]
+    /// The `#Unique` and `#Index` declarations of the model.
+    let constraints: [any KeyPathConstraint]
+    private let indexByKeyPath: [AnyKeyPath: Int]
+
+    private init(_ modelType: any PersistentModel.Type) {
+        self.modelType = modelType
+        entityName = Schema.entityName(for: modelType)
+        var properties: [Property] = []
+        var constraints: [any KeyPathConstraint] = []
+        for metadata in modelType.schemaMetadata {
+            if let constraint = metadata.metadata as? any KeyPathConstraint {
+                constraints.append(constraint)
+                continue
+            }
+            properties.append(Property(metadata))
+        }
+        self.properties = properties
+        self.constraints = constraints
+        indexByKeyPath = Dictionary(
+            properties.enumerated().map { ($0.element.keyPath, $0.offset) },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The position of the property at `keyPath` in the backing data, or `nil` when the key
+    /// path names no persisted property.
+    func index(of keyPath: AnyKeyPath) -> Int? {
+        indexByKeyPath[keyPath]
+    }
+
+    /// The name of the property at `keyPath`, for error messages and constraints.
+    func propertyName(for keyPath: AnyKeyPath) -> String? {
+        index(of: keyPath).map { properties[$0].name }
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])
+
+    /// The layout of `modelType`, built on first use.
+    static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {
+        let key = ObjectIdentifier(modelType)
+        if let layout = cache.withLock({ $0[key] }) { return layout }
+        let layout = ModelLayout(modelType)
+        return cache.withLock { cache in
+            if let existing = cache[key] { return existing }
+            cache[key] = layout
+            return layout
+        }
+    }
+}
+
+extension ModelLayout.Property {
+    init(_ metadata: Schema.PropertyMetadata) {
+        name = metadata.name
+        keyPath = metadata.keyPath
+        valueType = type(of: metadata.keyPath).valueType
+        isOptional = valueType is any OptionalProtocol.Type
+        defaultValue = metadata.defaultValue
+        marker = metadata.metadata
+        if let collection = valueType as? any RelationshipCollection.Type {
+            kind = .relationship(destination: collection.elementModelType, isToMany: true)
+        } else if let model = Self.modelType(valueType) {
+            kind = .relationship(destination: model, isToMany: false)
+        } else {
+            kind = .attribute(ValueCodec.forType(valueType))
+        }
+    }
+
+    private static func modelType(_ type: Any.Type) -> (any PersistentModel.Type)? {
+        if let model = type as? any PersistentModel.Type { return model }
+        if let optional = type as? any OptionalProtocol.Type {
+            return optional.wrappedType as? any PersistentModel.Type
+        }
+        return nil
+    }
+}

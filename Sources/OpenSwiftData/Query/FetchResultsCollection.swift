@@ -1,0 +1,52 @@
+/// The results of a batched fetch: a random-access collection that loads its elements a batch
+/// at a time, when you first reach them.
+///
+/// Use it on the context's actor only. An element whose model was deleted from the store after
+/// the fetch traps when reached.
+public struct FetchResultsCollection<Element>: RandomAccessCollection {
+    private let rowIDs: [Int64]
+    private let batchSize: Int
+    private let cache: BatchCache
+
+    init(rowIDs: [Int64], batchSize: Int, load: @escaping ([Int64]) throws -> [Element]) {
+        self.rowIDs = rowIDs
+        self.batchSize = batchSize
+        cache = BatchCache(load: load)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { rowIDs.count }
+
+    public subscript(position: Int) -> Element {
+        let batch = position / batchSize
+        let elements = cache.elements(ofBatch: batch) {
+            Array(rowIDs[(batch * batchSize)..<Swift.min((batch + 1) * batchSize, rowIDs.count)])
+        }
+        let offset = position - batch * batchSize
+        precondition(offset < elements.count, "the model at position \(position) of the fetch results no longer exists")
+        return elements[offset]
+    }
+
+    /// The batch most recently loaded.
+    private final class BatchCache {
+        let load: ([Int64]) throws -> [Element]
+        var batch: Int?
+        var elements: [Element] = []
+
+        init(load: @escaping ([Int64]) throws -> [Element]) {
+            self.load = load
+        }
+
+        func elements(ofBatch batch: Int, rowIDs: () -> [Int64]) -> [Element] {
+            if self.batch != batch {
+                do {
+                    elements = try load(rowIDs())
+                } catch {
+                    fatalError("fetch results could not load batch \(batch): \(error)")
+                }
+                self.batch = batch
+            }
+            return elements
+        }
+    }
+}

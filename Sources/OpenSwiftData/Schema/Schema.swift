@@ -1,0 +1,140 @@
+import Foundation
+
+/// The entities a container stores, built from model classes.
+///
+/// ```swift
+/// let schema = Schema([Film.self, Studio.self])
+/// let container = try ModelContainer(for: schema)
+/// ```
+///
+/// Models reached through relationships join the schema even when not listed. A schema encodes
+/// to a stable, canonical JSON form; every store records the schema it was written with, so the
+/// store can be opened, inspected and migrated without guessing what is on disk.
+public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unchecked Sendable {
+    /// The version of the format schemas encode to.
+    public static let schemaEncodingVersion = Version(1, 0, 0)
+
+    public final let encodingVersion: Version
+    /// The version the schema was declared with (`VersionedSchema.versionIdentifier`), or 1.0.0.
+    public final let version: Version
+    /// The entities, ordered by name.
+    public final let entities: [Entity]
+    public final let entitiesByName: [String: Entity]
+
+    /// The model class behind each entity, by entity name; empty for a decoded schema.
+    let layouts: [String: ModelLayout]
+    /// What is wrong with the models, found while building the schema; opening a container with
+    /// the schema throws them.
+    let problems: [String]
+
+    public init() {
+        encodingVersion = Self.schemaEncodingVersion
+        version = Version(1, 0, 0)
+        entities = []
+        entitiesByName = [:]
+        layouts = [:]
+        problems = []
+    }
+
+    public init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
+        encodingVersion = Self.schemaEncodingVersion
+        self.version = version
+        self.entities = entities.sorted { $0.name < $1.name }
+        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        layouts = [:]
+        problems = []
+    }
+
+    public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
+        let built = SchemaBuilder(types)
+        encodingVersion = Self.schemaEncodingVersion
+        self.version = version
+        entities = built.entities.sorted { $0.name < $1.name }
+        entitiesByName = Dictionary(built.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        layouts = built.layouts
+        problems = built.problems
+    }
+
+    public convenience init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
+        self.init(types, version: version)
+    }
+
+    /// The schema of one version of a migration plan: its models and its version identifier.
+    public convenience init(versionedSchema: any VersionedSchema.Type) {
+        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    }
+
+    /// The entity of a model class, if the schema has it.
+    public final func entity<T>(for type: T.Type) -> Entity? where T: PersistentModel {
+        entitiesByName[Self.entityName(for: type)]
+    }
+
+    /// The entity name of a model class: its unqualified name (`V2.Film` is `Film`).
+    public static func entityName<T>(for type: T.Type) -> String where T: PersistentModel {
+        entityName(for: type as any PersistentModel.Type)
+    }
+
+    static func entityName(for type: any PersistentModel.Type) -> String {
+        String(describing: type)
+    }
+
+    /// Throws the problems found in the models, if any, naming each model and property.
+    func validate() throws {
+        guard problems.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the models cannot be stored:\n" + problems.map { "- \($0)" }.joined(separator: "\n"))
+        }
+    }
+
+    // MARK: Saving and loading
+
+    /// Writes the schema's canonical JSON to a file.
+    public final func save(to toURL: URL) throws {
+        try canonicalJSON().write(to: toURL, options: .atomic)
+    }
+
+    /// Reads a schema written by ``save(to:)``.
+    public static func load(from fromURL: URL) throws -> Schema {
+        try JSONDecoder().decode(Schema.self, from: Data(contentsOf: fromURL))
+    }
+
+    /// The schema's JSON with keys sorted and entities in name order: equal schemas give equal
+    /// bytes.
+    func canonicalJSON() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    private enum CodingKeys: String, CodingKey { case encodingVersion, version, entities }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        encodingVersion = try container.decode(Version.self, forKey: .encodingVersion)
+        version = try container.decode(Version.self, forKey: .version)
+        entities = try container.decode([Entity].self, forKey: .entities).sorted { $0.name < $1.name }
+        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        layouts = [:]
+        problems = []
+    }
+
+    public final func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(encodingVersion, forKey: .encodingVersion)
+        try container.encode(version, forKey: .version)
+        try container.encode(entities, forKey: .entities)
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.version == rhs.version && lhs.entities == rhs.entities
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(entities.map(\.name))
+    }
+
+    public var debugDescription: String {
+        "Schema(version: \(version), entities: \(entities.map(\.debugDescription)))"
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+extension Schema {
+    /// A persisted value property of an entity: its name, options, value type and default.
+    ///
+    /// `@Attribute(.unique, originalName: "title") var name: String` becomes an attribute named
+    /// `name` whose `originalName` is `title` and whose options contain `.unique`. Unannotated
+    /// properties become attributes with no options.
+    public class Attribute: SchemaProperty, CustomDebugStringConvertible, @unchecked Sendable {
+        public var name: String
+        /// The property's name in the previous schema version; equal to `name` unless renamed.
+        public var originalName: String
+        public var options: [Option]
+        public var valueType: any Any.Type
+        public var defaultValue: Any?
+        public var isOptional: Bool
+        /// A string mixed into the attribute's fingerprint, to make a version distinct when only
+        /// the meaning of its data changed.
+        public var hashModifier: String?
+        /// What the column holds; `nil` when the value type cannot be stored.
+        var storageType: StorageType?
+        /// The name of the Swift value type, as recorded in a store's snapshot.
+        var valueTypeName: String
+
+        public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
+            self.name = ""
+            self.originalName = originalName ?? ""
+            self.options = options
+            self.valueType = Any.self
+            self.defaultValue = nil
+            self.isOptional = false
+            self.hashModifier = hashModifier
+            self.storageType = nil
+            self.valueTypeName = "Any"
+        }
+
+        public init(
+            name: String, originalName: String? = nil, options: [Option] = [],
+            valueType: any Any.Type, defaultValue: Any? = nil, hashModifier: String? = nil
+        ) {
+            self.name = name
+            self.originalName = originalName ?? name
+            self.options = options
+            self.valueType = valueType
+            self.defaultValue = defaultValue
+            self.isOptional = valueType is any OptionalProtocol.Type
+            self.hashModifier = hashModifier
+            self.storageType = ValueCodec.forType(valueType)?.storage
+            self.valueTypeName = String(describing: valueType)
+        }
+
+        public var isAttribute: Bool { true }
+        public var isRelationship: Bool { false }
+        public var isTransient: Bool { options.contains(.ephemeral) }
+        public var isUnique: Bool { options.contains(.unique) }
+        public var isTransformable: Bool { options.contains { $0.transformerName != nil } }
+
+        public var debugDescription: String {
+            "Attribute(name: \(name), originalName: \(originalName), options: \(options), valueType: \(valueTypeName), isOptional: \(isOptional))"
+        }
+
+        // MARK: Codable (the store's snapshot)
+
+        private enum CodingKeys: String, CodingKey {
+            case name, originalName, options, storageType, valueTypeName, isOptional, hashModifier
+        }
+
+        public required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            originalName = try container.decode(String.self, forKey: .originalName)
+            options = try container.decode([Option].self, forKey: .options)
+            storageType = try container.decodeIfPresent(StorageType.self, forKey: .storageType)
+            valueTypeName = try container.decode(String.self, forKey: .valueTypeName)
+            isOptional = try container.decode(Bool.self, forKey: .isOptional)
+            hashModifier = try container.decodeIfPresent(String.self, forKey: .hashModifier)
+            valueType = Any.self
+            defaultValue = nil
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(originalName, forKey: .originalName)
+            try container.encode(options, forKey: .options)
+            try container.encodeIfPresent(storageType, forKey: .storageType)
+            try container.encode(valueTypeName, forKey: .valueTypeName)
+            try container.encode(isOptional, forKey: .isOptional)
+            try container.encodeIfPresent(hashModifier, forKey: .hashModifier)
+        }
+
+        // MARK: Hashable: what the attribute is, not its Swift type's identity
+
+        public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
+            lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.options == rhs.options
+                && lhs.storageType == rhs.storageType && lhs.isOptional == rhs.isOptional
+                && lhs.hashModifier == rhs.hashModifier
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(storageType)
+            hasher.combine(isOptional)
+        }
+    }
+}
+
+extension Schema.Attribute {
+    /// An option of `@Attribute`.
+    public struct Option: Codable, Hashable, Sendable, CustomDebugStringConvertible {
+        let kind: String
+        let transformerName: String?
+
+        private init(_ kind: String, transformerName: String? = nil) {
+            self.kind = kind
+            self.transformerName = transformerName
+        }
+
+        /// No two models of the entity may hold the same value. Inserting a model whose value
+        /// matches a stored one updates the stored row instead ("upsert"), as in SwiftData.
+        public static var unique: Option { Option("unique") }
+        /// Keep the value out of the entity's table, in a table of its own that is read only
+        /// when the property is first accessed. Meant for large `Data`.
+        public static var externalStorage: Option { Option("externalStorage") }
+        /// Encrypt the value when syncing with CloudKit. Accepted; no effect without CloudKit.
+        public static var allowsCloudEncryption: Option { Option("allowsCloudEncryption") }
+        /// Keep the value in history after the model is deleted.
+        public static var preserveValueOnDeletion: Option { Option("preserveValueOnDeletion") }
+        /// Track changes to the property but do not persist it.
+        public static var ephemeral: Option { Option("ephemeral") }
+        /// Index the value for Spotlight. Accepted; no effect off Apple platforms.
+        public static var spotlight: Option { Option("spotlight") }
+
+        /// Persist the value through a `ValueTransformer` subclass.
+        public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
+            Option("transformable", transformerName: String(reflecting: transformerType))
+        }
+
+        /// Persist the value through the `ValueTransformer` registered under `transformerName`.
+        public static func transformable(by transformerName: String) -> Option {
+            Option("transformable", transformerName: transformerName)
+        }
+
+        public var debugDescription: String {
+            transformerName.map { "transformable(by: \($0))" } ?? kind
+        }
+    }
+}

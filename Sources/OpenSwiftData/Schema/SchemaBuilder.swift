@@ -1,0 +1,137 @@
+/// Builds a schema's entities from model classes: follows relationships to models not listed,
+/// turns each persisted property into an attribute or relationship, pairs inverse
+/// relationships, and resolves `#Unique`/`#Index` key paths to property names. Everything it
+/// cannot make sense of becomes a problem naming the model and property.
+struct SchemaBuilder {
+    private(set) var entities: [Schema.Entity] = []
+    private(set) var layouts: [String: ModelLayout] = [:]
+    private(set) var problems: [String] = []
+
+    /// Names the store keeps for itself; a property cannot use them.
+    static let reservedNames: Set<String> = ["_pk"]
+
+    init(_ types: [any PersistentModel.Type]) {
+        var pending = types
+        var index = 0
+        while index < pending.count {
+            let layout = ModelLayout.of(pending[index])
+            index += 1
+            if let existing = layouts[layout.entityName] {
+                if existing.modelType != layout.modelType {
+                    problems.append(
+                        "two model classes are both named \(layout.entityName) (\(String(reflecting: existing.modelType)) and \(String(reflecting: layout.modelType))); an entity's name is its class's unqualified name, so rename one of them")
+                }
+                continue
+            }
+            layouts[layout.entityName] = layout
+            entities.append(entity(for: layout))
+            for property in layout.properties {
+                if case .relationship(let destination, _) = property.kind {
+                    pending.append(destination)
+                }
+            }
+        }
+        pairInverses()
+    }
+
+    private mutating func entity(for layout: ModelLayout) -> Schema.Entity {
+        var properties: [any SchemaProperty] = []
+        var unique: [[String]] = []
+        for property in layout.properties {
+            let place = "\(layout.entityName).\(property.name)"
+            if Self.reservedNames.contains(property.name) {
+                problems.append("\(place): the name \(property.name) is reserved by the store; rename the property")
+            }
+            switch property.kind {
+            case .attribute(let codec):
+                let marker = property.marker as? Schema.Attribute
+                let attribute = Schema.Attribute(
+                    name: property.name,
+                    originalName: marker.flatMap { $0.originalName.isEmpty ? nil : $0.originalName },
+                    options: marker?.options ?? [],
+                    valueType: property.valueType,
+                    defaultValue: property.defaultValue,
+                    hashModifier: marker?.hashModifier)
+                if codec == nil {
+                    problems.append(
+                        "\(place) has type \(property.valueType), which cannot be stored; use a Bool, number, String, Date, Data, URL, UUID, Decimal, or a Codable type")
+                }
+                if attribute.isTransformable {
+                    problems.append(
+                        "\(place) uses .transformable, which OpenSwiftData does not store yet; make the type Codable instead")
+                }
+                if attribute.isUnique { unique.append([attribute.name]) }
+                if !attribute.isTransient { properties.append(attribute) }
+            case .relationship(let destination, let isToMany):
+                let relationship = Schema.Relationship(copying: property.marker as? Schema.Relationship)
+                relationship.name = property.name
+                if relationship.originalName.isEmpty { relationship.originalName = property.name }
+                relationship.keypath = property.keyPath
+                relationship.valueType = property.valueType
+                relationship.destination = Schema.entityName(for: destination)
+                relationship.isToOne = !isToMany
+                relationship.isOptionalValue = property.isOptional
+                if relationship.isUnique { unique.append([relationship.name]) }
+                properties.append(relationship)
+            }
+        }
+        var indices: [[String]] = []
+        for constraint in layout.constraints {
+            for group in constraint.keyPathGroups {
+                var names: [String] = []
+                for keyPath in group {
+                    if let name = layout.propertyName(for: keyPath) {
+                        names.append(name)
+                    } else {
+                        problems.append(
+                            "\(layout.entityName): #\(constraint.constraintKind == .unique ? "Unique" : "Index") names \(keyPath), which is not a persisted property of the model")
+                    }
+                }
+                guard !names.isEmpty else { continue }
+                switch constraint.constraintKind {
+                case .unique: if !unique.contains(names) { unique.append(names) }
+                case .index: if !indices.contains(names) { indices.append(names) }
+                }
+            }
+        }
+        return Schema.Entity(
+            name: layout.entityName, properties: properties, uniquenessConstraints: unique, indices: indices)
+    }
+
+    /// Pairs each relationship with its inverse: the one `inverse:` names, or else the only
+    /// relationship on the destination that points back, as SwiftData infers it.
+    private mutating func pairInverses() {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            let layout = layouts[entity.name]!
+            for relationship in entity.relationshipsInOrder {
+                guard let inverseKeyPath = relationship.inverseKeyPath else { continue }
+                guard let destinationLayout = layouts[relationship.destination],
+                      let inverseName = destinationLayout.propertyName(for: inverseKeyPath),
+                      let inverse = byName[relationship.destination]?.relationshipsByName[inverseName]
+                else {
+                    problems.append(
+                        "\(layout.entityName).\(relationship.name): its inverse \(inverseKeyPath) is not a relationship of \(relationship.destination)")
+                    continue
+                }
+                relationship.inverseName = inverseName
+                inverse.inverseName = relationship.name
+            }
+        }
+        for entity in entities {
+            for relationship in entity.relationshipsInOrder
+            where relationship.inverseName == nil && !relationship.isExplicitlyUnidirectional {
+                guard let destination = byName[relationship.destination] else { continue }
+                let candidates = destination.relationshipsInOrder.filter {
+                    $0.destination == entity.name && $0 !== relationship && $0.inverseName == nil
+                        && !$0.isExplicitlyUnidirectional
+                }
+                guard candidates.count == 1, let inverse = candidates.first,
+                      relationship.isOptional || inverse.isOptional || !relationship.isToOne || !inverse.isToOne
+                else { continue }
+                relationship.inverseName = inverse.name
+                inverse.inverseName = relationship.name
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+extension Schema {
+    /// A kind of model in a schema, stored as one table: its name, attributes, relationships,
+    /// uniqueness constraints and indices.
+    ///
+    /// The entity's name is the model class's unqualified name, so `V1.Film` and `V2.Film` are
+    /// both the entity `Film`.
+    public final class Entity: Codable, Hashable, CustomDebugStringConvertible, @unchecked Sendable {
+        public final var name: String
+        public final var subentities: Set<Entity> = []
+        public final var superentityName: String?
+        public final var superentity: Entity?
+        /// The entity's own persisted properties, in declaration order.
+        public final var storedProperties: [any SchemaProperty]
+        public final var inheritedProperties: [any SchemaProperty] = []
+        /// Each inner array names properties whose values together are unique.
+        public final var uniquenessConstraints: [[String]]
+        /// Each inner array names the properties of one index.
+        public final var indices: [[String]]
+
+        public final var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
+
+        public final var attributes: Set<Attribute> { Set(attributesInOrder) }
+        public final var relationships: Set<Relationship> { Set(relationshipsInOrder) }
+
+        public final var attributesByName: [String: Attribute] {
+            Dictionary(attributesInOrder.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        public final var relationshipsByName: [String: Relationship] {
+            Dictionary(relationshipsInOrder.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        public final var storedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(storedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        public final var inheritedPropertiesByName: [String: any SchemaProperty] {
+            Dictionary(inheritedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// The attributes in declaration order.
+        var attributesInOrder: [Attribute] { storedProperties.compactMap { $0 as? Attribute } }
+        /// The relationships in declaration order.
+        var relationshipsInOrder: [Relationship] { storedProperties.compactMap { $0 as? Relationship } }
+
+        public init(_ name: String) {
+            self.name = name
+            storedProperties = []
+            uniquenessConstraints = []
+            indices = []
+        }
+
+        public init(_ name: String, subentities: Entity..., properties: any SchemaProperty...) {
+            self.name = name
+            self.subentities = Set(subentities)
+            storedProperties = properties
+            uniquenessConstraints = Self.uniqueAttributeNames(properties)
+            indices = []
+        }
+
+        public init(_ name: String, properties: any SchemaProperty...) {
+            self.name = name
+            storedProperties = properties
+            uniquenessConstraints = Self.uniqueAttributeNames(properties)
+            indices = []
+        }
+
+        init(name: String, properties: [any SchemaProperty], uniquenessConstraints: [[String]], indices: [[String]]) {
+            self.name = name
+            storedProperties = properties
+            self.uniquenessConstraints = uniquenessConstraints
+            self.indices = indices
+        }
+
+        private static func uniqueAttributeNames(_ properties: [any SchemaProperty]) -> [[String]] {
+            properties.filter(\.isUnique).map { [$0.name] }
+        }
+
+        public var debugDescription: String {
+            "Entity(\(name), properties: \(storedProperties.map(\.name)), unique: \(uniquenessConstraints), indices: \(indices))"
+        }
+
+        // MARK: Codable (the store's snapshot)
+
+        private enum CodingKeys: String, CodingKey {
+            case name, attributes, relationships, uniquenessConstraints, indices
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            let attributes = try container.decode([Attribute].self, forKey: .attributes)
+            let relationships = try container.decode([Relationship].self, forKey: .relationships)
+            storedProperties = attributes + relationships
+            uniquenessConstraints = try container.decode([[String]].self, forKey: .uniquenessConstraints)
+            indices = try container.decode([[String]].self, forKey: .indices)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(attributesInOrder, forKey: .attributes)
+            try container.encode(relationshipsInOrder, forKey: .relationships)
+            try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
+            try container.encode(indices, forKey: .indices)
+        }
+
+        public static func == (lhs: Entity, rhs: Entity) -> Bool {
+            lhs.name == rhs.name && lhs.attributesInOrder == rhs.attributesInOrder
+                && lhs.relationshipsInOrder == rhs.relationshipsInOrder
+                && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+        }
+    }
+}

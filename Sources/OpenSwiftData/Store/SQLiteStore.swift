@@ -1,0 +1,315 @@
+import Foundation
+import GRDB
+
+/// One SQLite database holding a schema's entities: a file in WAL mode, or memory.
+///
+/// The store is the only place that runs SQL. Contexts ask it for rows and hand it the changes
+/// to save; every save is one transaction. Several stores (in several containers, or several
+/// processes) may open the same file: each sees what the others saved, and readers never wait
+/// for a writer.
+final class SQLiteStore: Sendable {
+    enum Location: Sendable, Equatable {
+        case file(URL)
+        case inMemory
+    }
+
+    /// The identifier recorded in the store, part of every identifier of its models.
+    let identifier: String
+    let location: Location
+    let schema: Schema
+    let isReadOnly: Bool
+    let tables: [String: TableLayout]
+    private let database: any DatabaseWriter
+
+    /// Opens the store at `location`, creating it when there is nothing there yet.
+    ///
+    /// Throws, leaving any file as it was, when the file is not an SQLite database, is an SQLite
+    /// database that is not one of our stores, was written with another schema, or cannot be
+    /// created or opened.
+    init(location: Location, schema: Schema, allowsSave: Bool) throws {
+        self.location = location
+        self.schema = schema
+        self.isReadOnly = !allowsSave
+        let readOnly = !allowsSave && location != .inMemory
+        var tables: [String: TableLayout] = [:]
+        for entity in schema.entities {
+            guard let layout = schema.layouts[entity.name] else { continue }
+            tables[entity.name] = TableLayout(entity: entity, layout: layout)
+        }
+        self.tables = tables
+
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            QueryFunctions.install(in: db)
+        }
+        switch location {
+        case .inMemory:
+            database = try DatabaseQueue(configuration: configuration)
+        case .file(let url):
+            try Self.checkFile(at: url, readOnly: readOnly)
+            do {
+                database = try DatabasePool(path: url.path, configuration: configuration)
+            } catch {
+                throw Self.openError(url, error)
+            }
+        }
+        do {
+            identifier = try Self.prepare(database, schema: schema, tables: tables, readOnly: readOnly, location: location)
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining("\(Self.describe(location)) could not be opened: \(error)")
+        }
+    }
+
+    // MARK: Opening
+
+    /// Refuses, before SQLite touches it, a file that is not an SQLite database, and makes the
+    /// folder of a new store.
+    private static func checkFile(at url: URL, readOnly: Bool) throws {
+        let fileManager = FileManager.default
+        let path = url.path
+        if fileManager.fileExists(atPath: path) {
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the store file \(path) cannot be read; check its permissions")
+            }
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(path) is not an SQLite database, so it is not a store; it was left untouched. Point the ModelConfiguration at another URL, or move the file away")
+            }
+        } else if readOnly {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "there is no store at \(path) to open read-only (allowsSave: false); create it with a configuration that allows saving first")
+        } else {
+            let folder = url.deletingLastPathComponent()
+            do {
+                try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the folder \(folder.path) for the store cannot be created: \(error.localizedDescription); choose a writable location with ModelConfiguration(url:)")
+            }
+        }
+    }
+
+    private static func openError(_ url: URL, _ error: any Error) -> SwiftDataError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                return .loadIssueModelContainer.explaining(
+                    "\(url.path) is not an SQLite database, so it is not a store; it was left untouched")
+            case .SQLITE_CORRUPT:
+                return .loadIssueModelContainer.explaining(
+                    "the store \(url.path) is corrupt (\(error.message ?? "")); it was left untouched. Restore it from a backup")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+                return .loadIssueModelContainer.explaining(
+                    "the store \(url.path) cannot be opened (\(error.message ?? "")); check that its folder is writable, or choose another location with ModelConfiguration(url:)")
+            default: break
+            }
+        }
+        return .loadIssueModelContainer.explaining("the store \(url.path) cannot be opened: \(error)")
+    }
+
+    /// Creates a new store's tables, or checks an existing store against the schema. Returns
+    /// the store's identifier.
+    private static func prepare(
+        _ database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout], readOnly: Bool, location: Location
+    ) throws -> String {
+        let existing = try database.read { db -> StoreMetadata? in
+            if try StoreMetadata.exists(in: db) {
+                guard let metadata = try StoreMetadata.read(from: db) else {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
+                }
+                return metadata
+            }
+            let otherTables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            if !otherTables.isEmpty {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has the tables \(otherTables.joined(separator: ", ")) and no \(StoreMetadata.tableName)); it was left untouched. Point the ModelConfiguration at another URL")
+            }
+            return nil
+        }
+        if let existing {
+            try check(existing, against: schema, location: location)
+            return existing.storeIdentifier
+        }
+        if readOnly {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) is empty and the configuration is read-only (allowsSave: false), so no store can be created there")
+        }
+        let metadata = try StoreMetadata(schema: schema)
+        try database.write { db in
+            try StoreMetadata.createTable(in: db)
+            try metadata.write(to: db)
+            for table in tables.values.sorted(by: { $0.entity.name < $1.entity.name }) {
+                for sql in table.creationSQL { try db.execute(sql: sql) }
+            }
+        }
+        return metadata.storeIdentifier
+    }
+
+    private static func check(_ metadata: StoreMetadata, against schema: Schema, location: Location) throws {
+        if metadata.formatVersion > StoreMetadata.currentFormatVersion {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); update the app")
+        }
+        guard metadata.fingerprint == schema.fingerprint else {
+            let stored = (try? metadata.schema()).map(\.entities) ?? []
+            let difference = SchemaDifference(from: stored, to: schema.entities)
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) was written with a different schema (version \(metadata.versionIdentifier)) than the models it is opened with (version \(schema.version)): \(difference). Opening it needs a migration")
+        }
+    }
+
+    static func describe(_ location: Location) -> String {
+        switch location {
+        case .file(let url): "the store \(url.path)"
+        case .inMemory: "the in-memory store"
+        }
+    }
+
+    // MARK: Reading
+
+    /// The rows of an entity, each as its primary key and its model values.
+    func fetchRows(
+        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
+    ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
+        let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        return try database.read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
+            while let row = try cursor.next() {
+                rows.append((row[0], try table.decodeValues(row)))
+            }
+            return rows
+        }
+    }
+
+    /// The primary keys of an entity's matching rows.
+    func fetchRowIDs(
+        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
+    ) throws -> [Int64] {
+        let (sql, arguments) = selectSQL(
+            table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition,
+            orderBy: orderBy, limit: limit, offset: offset)
+        return try database.read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        }
+    }
+
+    /// The number of an entity's matching rows.
+    func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
+        let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        return try database.read { db in
+            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+        }
+    }
+
+    private func selectSQL(
+        _ table: TableLayout, columns: String, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
+    ) -> (String, StatementArguments) {
+        var sql = "SELECT \(columns) FROM \(table.tableName)"
+        var arguments = StatementArguments()
+        if let condition {
+            sql += " WHERE \(condition.sql)"
+            arguments += StatementArguments(condition.arguments)
+        }
+        if let orderBy, !orderBy.isEmpty { sql += " ORDER BY \(orderBy)" }
+        if limit != nil || offset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit ?? -1, offset ?? 0]
+        }
+        return (sql, arguments)
+    }
+
+    // MARK: Writing
+
+    /// The changes of one save.
+    struct Changes {
+        var inserted: [ModelState] = []
+        var updated: [ModelState] = []
+        var deleted: [ModelState] = []
+    }
+
+    /// Writes the changes in one transaction and returns the primary key of each inserted
+    /// model, in order. An inserted model whose unique values match a stored row updates that
+    /// row and gets its key. Nothing is written when anything fails.
+    func save(_ changes: Changes) throws -> [Int64] {
+        guard !isReadOnly else {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was saved")
+        }
+        do {
+            return try database.write { db in
+                for state in changes.deleted {
+                    guard let rowID = state.rowID, let table = tables[state.layout.entityName] else { continue }
+                    try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [rowID])
+                }
+                for state in changes.updated {
+                    guard let rowID = state.rowID, let table = tables[state.layout.entityName] else { continue }
+                    let columnIndices = table.columns.indices.filter {
+                        state.changedProperties.contains(table.columns[$0].propertyIndex)
+                    }
+                    guard !columnIndices.isEmpty else { continue }
+                    var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
+                    arguments.append(rowID.databaseValue)
+                    try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
+                        .execute(arguments: StatementArguments(arguments))
+                }
+                var rowIDs: [Int64] = []
+                rowIDs.reserveCapacity(changes.inserted.count)
+                for state in changes.inserted {
+                    guard let table = tables[state.layout.entityName] else {
+                        throw SwiftDataError.modelValidationFailure.explaining(
+                            "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
+                    }
+                    rowIDs.append(try insert(state, into: table, db))
+                }
+                return rowIDs
+            }
+        } catch let error as SwiftDataError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
+        }
+    }
+
+    private func insert(_ state: ModelState, into table: TableLayout, _ db: Database) throws -> Int64 {
+        let arguments = try table.insertArguments(state)
+        for constraint in table.entity.uniquenessConstraints {
+            let lookup = constraint.map { name -> DatabaseValue in
+                guard let index = table.columnIndexByName[name] else { return .null }
+                return arguments[index]
+            }
+            if let existing = try Int64.fetchOne(
+                db.cachedStatement(sql: table.uniqueLookupSQL(constraint: constraint)),
+                arguments: StatementArguments(lookup))
+            {
+                if !table.columns.isEmpty {
+                    try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
+                        .execute(arguments: StatementArguments(arguments + [existing.databaseValue]))
+                }
+                return existing
+            }
+        }
+        try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(arguments))
+        return db.lastInsertedRowID
+    }
+
+    /// Deletes every row of every entity, keeping the tables.
+    func eraseAllRows() throws {
+        try database.write { db in
+            for table in tables.values {
+                try db.execute(sql: "DELETE FROM \(table.tableName)")
+            }
+        }
+    }
+}

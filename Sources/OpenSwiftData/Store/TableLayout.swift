@@ -1,0 +1,128 @@
+import GRDB
+
+/// How one entity is laid out in SQLite: its table, the column of each stored attribute, and
+/// the SQL statements that read and write its rows.
+///
+/// A table is named after its entity and has an integer primary key column `_pk`, then one
+/// column per attribute, named after the attribute. Non-optional attributes are `NOT NULL`.
+struct TableLayout: @unchecked Sendable {
+    /// A stored attribute: its column and where its value sits in the model's backing data.
+    struct Column {
+        let name: String
+        let propertyIndex: Int
+        let codec: ValueCodec
+        let isOptional: Bool
+    }
+
+    static let primaryKeyColumn = "_pk"
+
+    let entity: Schema.Entity
+    let layout: ModelLayout
+    let columns: [Column]
+    let columnIndexByName: [String: Int]
+
+    init(entity: Schema.Entity, layout: ModelLayout) {
+        self.entity = entity
+        self.layout = layout
+        var columns: [Column] = []
+        for attribute in entity.attributesInOrder {
+            guard let index = layout.properties.firstIndex(where: { $0.name == attribute.name }),
+                  let codec = layout.properties[index].codec
+            else { continue }
+            columns.append(Column(name: attribute.name, propertyIndex: index, codec: codec, isOptional: attribute.isOptional))
+        }
+        self.columns = columns
+        columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        tableName = entity.name.quotedDatabaseIdentifier
+        selectList = ([Self.primaryKeyColumn] + columns.map(\.name)).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let names = columns.map(\.name.quotedDatabaseIdentifier)
+        insertSQL = names.isEmpty
+            ? "INSERT INTO \(tableName) DEFAULT VALUES"
+            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        deleteSQL = "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+    }
+
+    /// The quoted table name.
+    let tableName: String
+    /// `"_pk", "title", …`: what every fetch selects, in this order.
+    let selectList: String
+    let insertSQL: String
+    let deleteSQL: String
+
+    /// `CREATE TABLE` and `CREATE INDEX` statements for a new store.
+    var creationSQL: [String] {
+        var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY"]
+        for column in columns {
+            definitions.append(
+                "\(column.name.quotedDatabaseIdentifier) \(column.codec.storage.sqlType)\(column.isOptional ? "" : " NOT NULL")")
+        }
+        var statements = ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"]
+        for constraint in entity.uniquenessConstraints {
+            statements.append(indexSQL(columns: constraint, unique: true))
+        }
+        for index in entity.indices {
+            statements.append(indexSQL(columns: index, unique: false))
+        }
+        return statements
+    }
+
+    private func indexSQL(columns: [String], unique: Bool) -> String {
+        let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+        let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))"
+    }
+
+    /// `UPDATE` of the given columns of one row; the row's key is the last argument.
+    func updateSQL(columnIndices: [Int]) -> String {
+        let assignments = columnIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }
+        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+    }
+
+    /// A query finding the row whose values match a uniqueness constraint; `IS` makes `NULL`
+    /// match `NULL`, as SwiftData's constraints do.
+    func uniqueLookupSQL(constraint: [String]) -> String {
+        let conditions = constraint.map { "\($0.quotedDatabaseIdentifier) IS ?" }
+        return "SELECT \(Self.primaryKeyColumn.quotedDatabaseIdentifier) FROM \(tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
+    }
+
+    /// The column holding the property at `keyPath`, for queries.
+    func storedColumn(for keyPath: AnyKeyPath) -> Column? {
+        guard let index = layout.index(of: keyPath) else { return nil }
+        return columns.first { $0.propertyIndex == index }
+    }
+
+    /// The arguments of `insertSQL` for a model's values.
+    func insertArguments(_ state: ModelState) throws -> [DatabaseValue] {
+        try columns.map { column in
+            try encode(state, column)
+        }
+    }
+
+    func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
+        guard let value = state.values[column.propertyIndex] else {
+            if column.isOptional { return .null }
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(entity.name).\(column.name) has no value; a non-optional property needs one before the model is saved (assign it in the initializer or declare a default)")
+        }
+        do {
+            return try column.codec.encode(value)
+        } catch {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(entity.name).\(column.name) could not be encoded for storage: \(error)")
+        }
+    }
+
+    /// The model values of a fetched row; the row starts with `_pk`.
+    func decodeValues(_ row: Row) throws -> ContiguousArray<Any?> {
+        var values = ContiguousArray<Any?>(repeating: nil, count: layout.properties.count)
+        for (offset, column) in columns.enumerated() {
+            do {
+                values[column.propertyIndex] = try column.codec.decode(row[offset + 1])
+            } catch {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the row \(row[0] as Int64? ?? 0) of \(entity.name) cannot be read: column \(column.name): \(error)")
+            }
+        }
+        return values
+    }
+}
