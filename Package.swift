@@ -40,7 +40,16 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataTests",
-            dependencies: ["OpenSwiftData"]
+            dependencies: [
+                "OpenSwiftData",
+                "osd",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "OpenSwiftDataSwift5Tests",
+            dependencies: ["OpenSwiftData"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "OpenSwiftDataMacrosTests",

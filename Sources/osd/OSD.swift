@@ -1,6 +1,10 @@
 import ArgumentParser
 
+/// `osd`: OpenSwiftData's command-line tool.
 @main
 struct OSD: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "osd", abstract: "OpenSwiftData's command-line tool.")
+    static let configuration = CommandConfiguration(
+        commandName: "osd",
+        abstract: "OpenSwiftData's command-line tool.",
+        subcommands: [Demo.self])
 }

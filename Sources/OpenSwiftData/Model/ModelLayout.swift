@@ -23,6 +23,8 @@ final class ModelLayout: @unchecked Sendable {
         /// The `@Attribute` or `@Relationship` marker's options.
         let marker: (any SchemaProperty)?
         let kind: Kind
+        /// Whether the value is kept outside the entity's table (`.externalStorage`).
+        let isExternallyStored: Bool
 
         var codec: ValueCodec? {
             if case .attribute(let codec) = kind { return codec }
@@ -90,6 +92,7 @@ extension ModelLayout.Property {
         isOptional = valueType is any OptionalProtocol.Type
         defaultValue = metadata.defaultValue
         marker = metadata.metadata
+        isExternallyStored = (metadata.metadata as? Schema.Attribute)?.options.contains(.externalStorage) ?? false
         if let collection = valueType as? any RelationshipCollection.Type {
             kind = .relationship(destination: collection.elementModelType, isToMany: true)
         } else if let model = Self.modelType(valueType) {

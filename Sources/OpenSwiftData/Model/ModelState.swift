@@ -52,6 +52,9 @@ class ModelState {
     /// The value of the property at `index`, as the property's declared type.
     func value<Value>(at index: Int) -> Value {
         if let value = values[index] {
+            if layout.properties[index].isExternallyStored, let fault = value as? ExternalValueFault {
+                return loadExternalValue(fault, at: index)
+            }
             return value as! Value
         }
         if let optional = Value.self as? any OptionalProtocol.Type {
@@ -59,6 +62,15 @@ class ModelState {
         }
         let property = layout.properties[index]
         fatalError("\(layout.entityName).\(property.name) was read before it was given a value; assign it in the initializer or give it a default value")
+    }
+
+    private func loadExternalValue<Value>(_ fault: ExternalValueFault, at index: Int) -> Value {
+        do {
+            values[index] = try fault.load()
+        } catch {
+            fatalError("\(layout.entityName).\(layout.properties[index].name) could not be read from its store: \(error)")
+        }
+        return value(at: index)
     }
 
     /// Sets the property at `index` and records the change with the model's context.

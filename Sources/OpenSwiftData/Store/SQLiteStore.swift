@@ -44,19 +44,28 @@ final class SQLiteStore: Sendable {
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
         }
-        switch location {
-        case .inMemory:
-            database = try DatabaseQueue(configuration: configuration)
-        case .file(let url):
-            try Self.checkFile(at: url, readOnly: readOnly)
-            do {
-                database = try DatabasePool(path: url.path, configuration: configuration)
-            } catch {
-                throw Self.openError(url, error)
-            }
-        }
         do {
-            identifier = try Self.prepare(database, schema: schema, tables: tables, readOnly: readOnly, location: location)
+            switch location {
+            case .inMemory:
+                database = try DatabaseQueue(configuration: configuration)
+                identifier = try Self.create(in: database, schema: schema, tables: tables)
+            case .file(let url):
+                let existing = try Self.inspectFile(at: url, readOnly: readOnly)
+                if let existing { try Self.check(existing, against: schema, location: location) }
+                do {
+                    database = try DatabasePool(path: url.path, configuration: configuration)
+                } catch {
+                    throw Self.openError(url, error)
+                }
+                if let existing {
+                    identifier = existing.storeIdentifier
+                } else if readOnly {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "\(url.path) is empty and the configuration is read-only (allowsSave: false), so no store can be created there")
+                } else {
+                    identifier = try Self.create(in: database, schema: schema, tables: tables)
+                }
+            }
         } catch let error as SwiftDataError {
             throw error
         } catch {
@@ -114,35 +123,52 @@ final class SQLiteStore: Sendable {
         return .loadIssueModelContainer.explaining("the store \(url.path) cannot be opened: \(error)")
     }
 
-    /// Creates a new store's tables, or checks an existing store against the schema. Returns
-    /// the store's identifier.
-    private static func prepare(
-        _ database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout], readOnly: Bool, location: Location
-    ) throws -> String {
-        let existing = try database.read { db -> StoreMetadata? in
-            if try StoreMetadata.exists(in: db) {
-                guard let metadata = try StoreMetadata.read(from: db) else {
-                    throw SwiftDataError.loadIssueModelContainer.explaining(
-                        "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
-                }
-                return metadata
-            }
-            let otherTables = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            if !otherTables.isEmpty {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has the tables \(otherTables.joined(separator: ", ")) and no \(StoreMetadata.tableName)); it was left untouched. Point the ModelConfiguration at another URL")
-            }
+    /// Reads an existing store's metadata through a read-only connection, so that a file which
+    /// turns out not to be a store, or to be another schema's store, is never written to.
+    /// Returns `nil` when there is no store there yet.
+    private static func inspectFile(at url: URL, readOnly: Bool) throws -> StoreMetadata? {
+        try checkFile(at: url, readOnly: readOnly)
+        guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
         }
-        if let existing {
-            try check(existing, against: schema, location: location)
-            return existing.storeIdentifier
+        var configuration = Configuration()
+        configuration.readonly = true
+        let reader: DatabaseQueue
+        do {
+            reader = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw openError(url, error)
         }
-        if readOnly {
+        do {
+            return try reader.read { db in try readMetadata(db, location: .file(url)) }
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw openError(url, error)
+        }
+    }
+
+    /// The store's metadata; `nil` for an empty database; an error for a database that is not
+    /// one of our stores.
+    private static func readMetadata(_ db: Database, location: Location) throws -> StoreMetadata? {
+        if try StoreMetadata.exists(in: db) {
+            guard let metadata = try StoreMetadata.read(from: db) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
+            }
+            return metadata
+        }
+        let otherTables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if !otherTables.isEmpty {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(describe(location)) is empty and the configuration is read-only (allowsSave: false), so no store can be created there")
+                "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has the tables \(otherTables.joined(separator: ", ")) and no \(StoreMetadata.tableName)); it was left untouched. Point the ModelConfiguration at another URL")
         }
+        return nil
+    }
+
+    /// Creates a new store's metadata and tables in one transaction; returns its identifier.
+    private static func create(in database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout]) throws -> String {
         let metadata = try StoreMetadata(schema: schema)
         try database.write { db in
             try StoreMetadata.createTable(in: db)
@@ -186,10 +212,25 @@ final class SQLiteStore: Sendable {
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
             while let row = try cursor.next() {
-                rows.append((row[0], try table.decodeValues(row)))
+                let rowID: Int64 = row[0]
+                var values = try table.decodeValues(row)
+                for column in table.externalColumns {
+                    values[column.propertyIndex] = ExternalValueFault { [self] in
+                        try readExternalValue(table, column, rowID: rowID)
+                    }
+                }
+                rows.append((rowID, values))
             }
             return rows
         }
+    }
+
+    /// The value of an `.externalStorage` attribute of one row.
+    func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
+        let stored = try database.read { db in
+            try DatabaseValue.fetchOne(db.cachedStatement(sql: table.readExternalValueSQL(column)), arguments: [rowID])
+        }
+        return try column.codec.decode(stored ?? .null)
     }
 
     /// The primary keys of an entity's matching rows.
@@ -257,11 +298,15 @@ final class SQLiteStore: Sendable {
                     let columnIndices = table.columns.indices.filter {
                         state.changedProperties.contains(table.columns[$0].propertyIndex)
                     }
-                    guard !columnIndices.isEmpty else { continue }
-                    var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
-                    arguments.append(rowID.databaseValue)
-                    try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
-                        .execute(arguments: StatementArguments(arguments))
+                    if !columnIndices.isEmpty {
+                        var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
+                        arguments.append(rowID.databaseValue)
+                        try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
+                            .execute(arguments: StatementArguments(arguments))
+                    }
+                    try writeExternalValues(state, table, rowID: rowID, db) {
+                        state.changedProperties.contains($0.propertyIndex)
+                    }
                 }
                 var rowIDs: [Int64] = []
                 rowIDs.reserveCapacity(changes.inserted.count)
@@ -270,7 +315,9 @@ final class SQLiteStore: Sendable {
                         throw SwiftDataError.modelValidationFailure.explaining(
                             "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
                     }
-                    rowIDs.append(try insert(state, into: table, db))
+                    let rowID = try insert(state, into: table, db)
+                    try writeExternalValues(state, table, rowID: rowID, db) { _ in true }
+                    rowIDs.append(rowID)
                 }
                 return rowIDs
             }
@@ -304,10 +351,22 @@ final class SQLiteStore: Sendable {
         return db.lastInsertedRowID
     }
 
+    private func writeExternalValues(
+        _ state: ModelState, _ table: TableLayout, rowID: Int64, _ db: Database, where include: (TableLayout.Column) -> Bool
+    ) throws {
+        for column in table.externalColumns where include(column) {
+            let value = try table.encode(state, column)
+            try db.cachedStatement(sql: table.writeExternalValueSQL(column)).execute(arguments: [rowID, value])
+        }
+    }
+
     /// Deletes every row of every entity, keeping the tables.
     func eraseAllRows() throws {
         try database.write { db in
             for table in tables.values {
+                for column in table.externalColumns {
+                    try db.execute(sql: "DELETE FROM \(table.externalTableName(column))")
+                }
                 try db.execute(sql: "DELETE FROM \(table.tableName)")
             }
         }

@@ -5,6 +5,9 @@ import GRDB
 ///
 /// A table is named after its entity and has an integer primary key column `_pk`, then one
 /// column per attribute, named after the attribute. Non-optional attributes are `NOT NULL`.
+/// An attribute with `.externalStorage` lives in a table of its own,
+/// `_osd_external_<Entity>_<attribute>`, one row per model, read when the property is first
+/// accessed.
 struct TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
     struct Column {
@@ -20,18 +23,27 @@ struct TableLayout: @unchecked Sendable {
     let layout: ModelLayout
     let columns: [Column]
     let columnIndexByName: [String: Int]
+    /// The attributes kept outside the table, each in its own side table.
+    let externalColumns: [Column]
 
     init(entity: Schema.Entity, layout: ModelLayout) {
         self.entity = entity
         self.layout = layout
         var columns: [Column] = []
+        var externalColumns: [Column] = []
         for attribute in entity.attributesInOrder {
             guard let index = layout.properties.firstIndex(where: { $0.name == attribute.name }),
                   let codec = layout.properties[index].codec
             else { continue }
-            columns.append(Column(name: attribute.name, propertyIndex: index, codec: codec, isOptional: attribute.isOptional))
+            let column = Column(name: attribute.name, propertyIndex: index, codec: codec, isOptional: attribute.isOptional)
+            if attribute.options.contains(.externalStorage) {
+                externalColumns.append(column)
+            } else {
+                columns.append(column)
+            }
         }
         self.columns = columns
+        self.externalColumns = externalColumns
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         tableName = entity.name.quotedDatabaseIdentifier
         selectList = ([Self.primaryKeyColumn] + columns.map(\.name)).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -63,7 +75,26 @@ struct TableLayout: @unchecked Sendable {
         for index in entity.indices {
             statements.append(indexSQL(columns: index, unique: false))
         }
+        let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
+        for column in externalColumns {
+            statements.append(
+                "CREATE TABLE \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))")
+        }
         return statements
+    }
+
+    /// The quoted name of the side table of an attribute with `.externalStorage`.
+    func externalTableName(_ column: Column) -> String {
+        "_osd_external_\(entity.name)_\(column.name)".quotedDatabaseIdentifier
+    }
+
+    /// Stores an external attribute's value for a row, or removes it when the value is `nil`.
+    func writeExternalValueSQL(_ column: Column) -> String {
+        "INSERT OR REPLACE INTO \(externalTableName(column)) (\(Self.primaryKeyColumn.quotedDatabaseIdentifier), \"value\") VALUES (?, ?)"
+    }
+
+    func readExternalValueSQL(_ column: Column) -> String {
+        "SELECT \"value\" FROM \(externalTableName(column)) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
     }
 
     private func indexSQL(columns: [String], unique: Bool) -> String {

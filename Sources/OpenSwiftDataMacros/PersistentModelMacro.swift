@@ -1,0 +1,265 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: turns a class into a persistent model.
+///
+/// - member-attribute role: attaches `@_PersistedProperty` to each stored `var` that is persisted;
+/// - member role: adds the backing data, `schemaMetadata`, `init(backingData:)`, the observation
+///   registrar and its `access`/`withMutation` helpers, and reports everything `@Model` cannot
+///   persist;
+/// - extension role: adds the `PersistentModel` and `Observable` conformances (nonisolated) and an
+///   unavailable `Sendable` one.
+public struct PersistentModelMacro {}
+
+// MARK: - Member attributes
+
+extension PersistentModelMacro: MemberAttributeMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self),
+              let property = member.as(VariableDeclSyntax.self),
+              case .persisted = property.modelMemberKind
+        else { return [] }
+        return [AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(MarkerName.persistedProperty)))]
+    }
+}
+
+// MARK: - Members
+
+extension PersistentModelMacro: MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            diagnoseNotAClass(declaration, in: context)
+            return []
+        }
+
+        let className = classDecl.name.text
+        let access = ModelAccess(classDecl)
+        var properties: [PersistedProperty] = []
+        var constraints: [String] = []
+
+        for item in classDecl.memberBlock.members {
+            if let variable = item.decl.as(VariableDeclSyntax.self) {
+                switch variable.modelMemberKind {
+                case .persisted(let property):
+                    properties.append(property)
+                case .invalid(let problems):
+                    for problem in problems { context.diagnose(problem.diagnostic) }
+                case .ignored:
+                    break
+                }
+            } else if let expansion = item.decl.as(MacroExpansionDeclSyntax.self),
+                      let entry = schemaConstraintEntry(expansion, className: className) {
+                constraints.append(entry)
+            } else if let ifConfig = item.decl.as(IfConfigDeclSyntax.self) {
+                warnAboutConditionalProperties(in: ifConfig, context: context)
+            }
+        }
+
+        let metadataEntries = properties.map { metadataEntry(for: $0, className: className) } + constraints
+        var schemaMetadata = "\(access.modifier)static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {\n"
+        if metadataEntries.isEmpty {
+            schemaMetadata += "    return []\n"
+        } else {
+            schemaMetadata += "    return [\n"
+            schemaMetadata += metadataEntries.map { "        \($0),\n" }.joined()
+            schemaMetadata += "    ]\n"
+        }
+        schemaMetadata += "}"
+
+        let initializePeers = properties.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
+        let required = access.isFinal ? "" : "required "
+
+        return [
+            """
+            @Transient
+            private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
+            """,
+            """
+            \(raw: access.modifier)var persistentBackingData: any OpenSwiftData.BackingData<\(raw: className)> {
+                get {
+                    _$backingData
+                }
+                set {
+                    _$backingData = newValue
+                }
+            }
+            """,
+            DeclSyntax(stringLiteral: schemaMetadata),
+            """
+            \(raw: access.modifier)\(raw: required)init(backingData: any OpenSwiftData.BackingData<\(raw: className)>) {
+                \(raw: initializePeers)self.persistentBackingData = backingData
+            }
+            """,
+            """
+            @Transient
+            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            """,
+            """
+            internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: className), _M>) {
+                _$observationRegistrar.access(self, keyPath: keyPath)
+            }
+            """,
+            """
+            internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: className), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            """
+            struct _SwiftDataNoType {
+            }
+            """,
+        ]
+    }
+
+    /// Members inside `#if` are not given to the member-attribute role, so a stored `var` there
+    /// would silently stay plain storage. Say so.
+    static func warnAboutConditionalProperties(in ifConfig: IfConfigDeclSyntax, context: some MacroExpansionContext) {
+        for clause in ifConfig.clauses {
+            guard case .decls(let members) = clause.elements else { continue }
+            for member in members {
+                if let variable = member.decl.as(VariableDeclSyntax.self),
+                   case .persisted(let property) = variable.modelMemberKind,
+                   let pattern = variable.bindings.first?.pattern {
+                    context.diagnose(Diagnostic(
+                        node: pattern,
+                        message: ModelDiagnostic.insideIfConfig(name: property.name)))
+                } else if let nested = member.decl.as(IfConfigDeclSyntax.self) {
+                    warnAboutConditionalProperties(in: nested, context: context)
+                }
+            }
+        }
+    }
+
+    /// One `Schema.PropertyMetadata(...)` for a persisted property.
+    static func metadataEntry(for property: PersistedProperty, className: String) -> String {
+        let defaultValue = property.initializer.map {
+            "(\($0.trimmedDescription) as \(property.type.castableDescription))"
+        } ?? "nil"
+
+        let marker: String
+        if let attribute = property.attribute {
+            marker = "OpenSwiftData.Schema.Attribute(\(argumentsText(attribute.argumentList)))"
+        } else if let relationship = property.relationship {
+            marker = relationshipMarker(relationship.argumentList)
+        } else {
+            marker = "nil"
+        }
+
+        return "OpenSwiftData.Schema.PropertyMetadata(name: \"\(property.name)\", "
+            + "keypath: \\\(className).\(property.identifier.text), defaultValue: \(defaultValue), metadata: \(marker))"
+    }
+
+    /// `@Relationship(...)` arguments as a `Schema.Relationship`; an explicit `inverse: nil` asks
+    /// for a one-way relationship, which "argument omitted" cannot express, so it is wrapped.
+    static func relationshipMarker(_ arguments: LabeledExprListSyntax) -> String {
+        let isExplicitNilInverse: (LabeledExprSyntax) -> Bool = {
+            $0.label?.text == "inverse" && $0.expression.is(NilLiteralExprSyntax.self)
+        }
+        if arguments.contains(where: isExplicitNilInverse) {
+            let others = arguments.filter { !isExplicitNilInverse($0) }
+            return "OpenSwiftData.Schema.Relationship._explicitlyUnidirectional("
+                + "OpenSwiftData.Schema.Relationship(\(argumentsText(others))))"
+        }
+        return "OpenSwiftData.Schema.Relationship(\(argumentsText(arguments)))"
+    }
+
+    /// `#Unique<T>(...)` / `#Index<T>(...)` in the class body, as a schema metadata entry.
+    static func schemaConstraintEntry(_ expansion: MacroExpansionDeclSyntax, className: String) -> String? {
+        let kind: (name: String, type: String)
+        switch expansion.macroName.text {
+        case "Unique": kind = ("_$unique", "Unique")
+        case "Index": kind = ("_$index", "Index")
+        default: return nil
+        }
+        return "OpenSwiftData.Schema.PropertyMetadata(name: \"\(kind.name)\", keypath: \\\(className).self, "
+            + "defaultValue: nil, metadata: OpenSwiftData.Schema.\(kind.type)<\(className)>(\(argumentsText(expansion.arguments))))"
+    }
+
+    /// Arguments re-spelled on one line: `label: value, value`.
+    static func argumentsText(_ arguments: some Sequence<LabeledExprSyntax>) -> String {
+        arguments.map { argument in
+            let value = argument.expression.trimmedDescription
+            return argument.label.map { "\($0.text): \(value)" } ?? value
+        }.joined(separator: ", ")
+    }
+
+    private static func diagnoseNotAClass(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
+        let keyword: TokenSyntax
+        let name: String
+        if let decl = declaration.as(StructDeclSyntax.self) {
+            (keyword, name) = (decl.structKeyword, decl.name.text)
+        } else if let decl = declaration.as(ActorDeclSyntax.self) {
+            (keyword, name) = (decl.actorKeyword, decl.name.text)
+        } else if let decl = declaration.as(EnumDeclSyntax.self) {
+            (keyword, name) = (decl.enumKeyword, decl.name.text)
+        } else if let decl = declaration.as(ProtocolDeclSyntax.self) {
+            (keyword, name) = (decl.protocolKeyword, decl.name.text)
+        } else if let decl = declaration.as(ExtensionDeclSyntax.self) {
+            (keyword, name) = (decl.extensionKeyword, decl.extendedType.trimmedDescription)
+        } else {
+            (keyword, name) = (declaration.introducer, "this declaration")
+        }
+
+        // A struct or an actor becomes a class by changing its keyword; enums and protocols don't.
+        var fixIts: [FixIt] = []
+        if declaration.is(StructDeclSyntax.self) || declaration.is(ActorDeclSyntax.self) {
+            fixIts.append(FixIt(
+                message: ModelFixIt(message: "replace '\(keyword.text)' with 'final class'"),
+                changes: [.replaceText(
+                    range: keyword.positionAfterSkippingLeadingTrivia..<keyword.endPositionBeforeTrailingTrivia,
+                    with: "final class",
+                    in: Syntax(keyword))]))
+        }
+        context.diagnose(Diagnostic(node: keyword, message: ModelDiagnostic.notAClass(name: name), fixIts: fixIts))
+    }
+}
+
+// MARK: - Extensions
+
+extension PersistentModelMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
+        // The compiler passes only the protocols the class does not conform to yet.
+        //
+        // The conformances are spelled `nonisolated` (SE-0470). Without it, in a module built with
+        // MainActor default isolation (new Xcode 26 projects) they are inferred main-actor
+        // isolated, which `PersistentModel: SendableMetatype` rejects. Elsewhere it changes nothing.
+        let requested = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
+        let typeName = type.trimmedDescription
+        let className = classDecl.name.text
+        var extensions: [ExtensionDeclSyntax] = []
+
+        if requested.contains("PersistentModel") {
+            extensions.append(try ExtensionDeclSyntax("extension \(raw: typeName): nonisolated OpenSwiftData.PersistentModel {}"))
+        }
+        if requested.contains("Observable") {
+            extensions.append(try ExtensionDeclSyntax("extension \(raw: typeName): nonisolated Observation.Observable {}"))
+        }
+        if requested.contains("Sendable") {
+            extensions.append(try ExtensionDeclSyntax(
+                """
+                @available(*, unavailable, message: "PersistentModels are not Sendable, consider utilizing a ModelActor or use \(raw: className)'s persistentModelID instead")
+                extension \(raw: typeName): Sendable {}
+                """))
+        }
+        return extensions
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+@testable import OpenSwiftData
+
+/// Every attribute type survives write, close, reopen and read, bit for bit.
+@Suite struct AttributeRoundTripTests {
+    /// Writes `configure`d models to a new file store, closes it, and reads them back from a
+    /// new container.
+    private func roundTrip(_ configure: [(EveryType) -> Void]) throws -> [EveryType] {
+        let url = temporaryStoreURL()
+        do {
+            let container = try ModelContainer(for: EveryType.self, configurations: ModelConfiguration(url: url))
+            let context = ModelContext(container)
+            for (index, apply) in configure.enumerated() {
+                let model = EveryType()
+                model.int = index
+                apply(model)
+                context.insert(model)
+            }
+            try context.save()
+        }
+        let container = try ModelContainer(for: EveryType.self, configurations: ModelConfiguration(url: url))
+        return try ModelContext(container).fetch(FetchDescriptor<EveryType>(sortBy: [SortDescriptor(\.int)]))
+    }
+
+    @Test func extremeValuesOfEveryTypeSurviveReopening() throws {
+        let uuid = UUID()
+        let date = Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_789)
+        let bytes = Data((0...255).map(UInt8.init))
+        let url = URL(string: "https://example.com/a%20b?q=1&r=é#frag")!
+        let decimal = Decimal(string: "12345678901234567890.123456789")!
+        let models = try roundTrip([
+            { m in
+                m.bool = true
+                m.int8 = .min; m.int16 = .min; m.int32 = .min; m.int64 = .min
+                m.uint = .max; m.uint8 = .max; m.uint16 = .max; m.uint32 = .max; m.uint64 = .max
+                m.double = -0.0; m.float = .leastNonzeroMagnitude; m.decimal = decimal
+                m.string = "Wall·E 🤖 \"quoted\" 'single' %_"
+                m.date = date; m.data = bytes; m.url = url; m.uuid = uuid
+                m.genre = .comedy; m.priority = .high
+                m.address = Address(street: "1 Pixar Way", city: "Emeryville", zip: 94608)
+                m.payment = .card(last4: "4242")
+                m.tags = ["a", "b", ""]; m.scores = ["x": 1, "y": -2]
+                m.addresses = [Address(street: "s", city: "c", zip: nil)]
+                m.optionalInt = .max; m.optionalString = ""; m.optionalDate = date
+                m.optionalUUID = uuid; m.optionalGenre = .drama
+                m.optionalAddress = Address(street: "x", city: "y", zip: 1)
+                m.optionalData = Data(); m.optionalDecimal = -decimal
+            },
+            { m in
+                m.int8 = .max; m.int16 = .max; m.int32 = .max; m.int64 = .max
+                m.double = .greatestFiniteMagnitude; m.float = -.infinity
+                m.date = .distantFuture
+            },
+            { _ in },
+        ])
+        #expect(models.count == 3)
+        let first = models[0]
+        #expect(first.bool == true)
+        #expect(first.int8 == .min && first.int16 == .min && first.int32 == .min && first.int64 == .min)
+        #expect(first.uint == .max && first.uint8 == .max && first.uint16 == .max)
+        #expect(first.uint32 == .max && first.uint64 == .max)
+        #expect(first.double.bitPattern == (-0.0 as Double).bitPattern)
+        #expect(first.float == .leastNonzeroMagnitude)
+        #expect(first.decimal == decimal)
+        #expect(first.string == "Wall·E 🤖 \"quoted\" 'single' %_")
+        #expect(first.date == date)
+        #expect(first.data == bytes)
+        #expect(first.url == url)
+        #expect(first.uuid == uuid)
+        #expect(first.genre == .comedy)
+        #expect(first.priority == .high)
+        #expect(first.address == Address(street: "1 Pixar Way", city: "Emeryville", zip: 94608))
+        #expect(first.payment == .card(last4: "4242"))
+        #expect(first.tags == ["a", "b", ""])
+        #expect(first.scores == ["x": 1, "y": -2])
+        #expect(first.addresses == [Address(street: "s", city: "c", zip: nil)])
+        #expect(first.optionalInt == .max)
+        #expect(first.optionalString == "")
+        #expect(first.optionalDate == date)
+        #expect(first.optionalUUID == uuid)
+        #expect(first.optionalGenre == .drama)
+        #expect(first.optionalAddress == Address(street: "x", city: "y", zip: 1))
+        #expect(first.optionalData == Data())
+        #expect(first.optionalDecimal == -decimal)
+
+        let second = models[1]
+        #expect(second.int8 == .max && second.int16 == .max && second.int32 == .max && second.int64 == .max)
+        #expect(second.double == .greatestFiniteMagnitude)
+        #expect(second.float == -.infinity)
+        #expect(second.date == .distantFuture)
+
+        let defaults = models[2]
+        #expect(defaults.bool == false)
+        #expect(defaults.string == "")
+        #expect(defaults.date == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(defaults.payment == .cash)
+        #expect(defaults.optionalInt == nil)
+        #expect(defaults.optionalString == nil)
+        #expect(defaults.optionalDate == nil)
+        #expect(defaults.optionalUUID == nil)
+        #expect(defaults.optionalGenre == nil)
+        #expect(defaults.optionalAddress == nil)
+        #expect(defaults.optionalData == nil)
+        #expect(defaults.optionalDecimal == nil)
+    }
+
+    @Test func valuesAreStoredInReadableColumns() throws {
+        let url = temporaryStoreURL()
+        let uuid = UUID()
+        do {
+            let container = try ModelContainer(for: EveryType.self, configurations: ModelConfiguration(url: url))
+            let context = ModelContext(container)
+            let model = EveryType()
+            model.genre = .drama
+            model.priority = .high
+            model.uuid = uuid
+            model.date = Date(timeIntervalSinceReferenceDate: 10.5)
+            model.address = Address(street: "s", city: "c", zip: 7)
+            context.insert(model)
+            try context.save()
+        }
+        let row = try rawRow(url, sql: "SELECT genre, priority, uuid, date, address, optionalInt FROM EveryType")
+        #expect(row[0] as String == "drama")
+        #expect(row[1] as Int == 9)
+        #expect(row[2] as Data == withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        #expect(row[3] as Double == 10.5)
+        #expect(row[4] as String == #"{"city":"c","street":"s","zip":7}"#)
+        #expect(row[5] as Int? == nil)
+    }
+
+    @Test func externalStorageKeepsDataOutOfTheTableAndLoadsItOnAccess() throws {
+        let url = temporaryStoreURL()
+        let image = Data(repeating: 0xAB, count: 200_000)
+        do {
+            let container = try ModelContainer(for: Photo.self, configurations: ModelConfiguration(url: url))
+            let context = ModelContext(container)
+            context.insert(Photo(name: "big", image: image, thumbnail: Data([1, 2, 3])))
+            context.insert(Photo(name: "small", image: Data([9])))
+            try context.save()
+        }
+        let columns = try rawColumns(url, table: "Photo")
+        #expect(columns == ["_pk", "name"])
+        let sideTableBytes = try rawRow(url, sql: "SELECT length(value) FROM _osd_external_Photo_image ORDER BY _pk")
+        #expect(sideTableBytes[0] as Int == 200_000)
+
+        let container = try ModelContainer(for: Photo.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let photos = try context.fetch(FetchDescriptor<Photo>(sortBy: [SortDescriptor(\.name)]))
+        #expect(photos.map(\.name) == ["big", "small"])
+        #expect(photos[0].image == image)
+        #expect(photos[0].thumbnail == Data([1, 2, 3]))
+        #expect(photos[1].image == Data([9]))
+        #expect(photos[1].thumbnail == nil)
+
+        photos[1].thumbnail = Data([4])
+        context.delete(photos[0])
+        try context.save()
+        let reopened = try ModelContext(ModelContainer(for: Photo.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Photo>())
+        #expect(reopened.count == 1)
+        #expect(reopened[0].thumbnail == Data([4]))
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM _osd_external_Photo_image")[0] as Int == 1)
+    }
+
+    @Test func transientAndComputedPropertiesAreNotStored() throws {
+        let url = temporaryStoreURL()
+        do {
+            let container = try ModelContainer(for: Counter.self, configurations: ModelConfiguration(url: url))
+            let context = ModelContext(container)
+            let counter = Counter(name: "clicks")
+            counter.scratch = 42
+            context.insert(counter)
+            try context.save()
+        }
+        #expect(try rawColumns(url, table: "Counter") == ["_pk", "name"])
+        let counter = try ModelContext(ModelContainer(for: Counter.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Counter>())[0]
+        #expect(counter.scratch == 0)
+        #expect(counter.shouted == "CLICKS")
+    }
+}

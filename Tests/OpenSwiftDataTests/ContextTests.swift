@@ -1,0 +1,301 @@
+import Foundation
+import Observation
+import Testing
+@testable import OpenSwiftData
+
+@Suite struct ContextTests {
+    private func inMemory() throws -> ModelContext {
+        ModelContext(try ModelContainer(for: Movie.self, Person.self, Tag.self,
+                                        configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+    }
+
+    @Test func aModelCanBeUsedBeforeItIsInserted() throws {
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        movie.rating = 8.4
+        #expect(movie.rating == 8.4)
+        #expect(movie.modelContext == nil)
+        #expect(movie.hasChanges == false)
+        #expect(movie.persistentModelID.entityName == "Movie")
+        #expect(movie.persistentModelID.storeIdentifier == nil)
+    }
+
+    @Test func savingGivesTheSameObjectAPermanentIdentifier() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        let temporary = movie.persistentModelID
+        #expect(movie.modelContext === context)
+        #expect(movie.hasChanges)
+        #expect(context.hasChanges)
+        #expect(context.insertedModelsArray.count == 1)
+        try context.save()
+        #expect(movie.persistentModelID != temporary)
+        #expect(movie.persistentModelID.storeIdentifier != nil)
+        #expect(!movie.hasChanges)
+        #expect(!context.hasChanges)
+        #expect(context.registeredModel(for: movie.persistentModelID) as Movie? === movie)
+        #expect(context.model(for: movie.persistentModelID) as? Movie === movie)
+    }
+
+    @Test func oneObjectPerRowPerContext() throws {
+        let context = try inMemory()
+        context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+        try context.save()
+        let first = try context.fetch(FetchDescriptor<Movie>())
+        let second = try context.fetch(FetchDescriptor<Movie>())
+        #expect(first[0] === second[0])
+        let other = ModelContext(context.container)
+        let elsewhere = try other.fetch(FetchDescriptor<Movie>())
+        #expect(elsewhere[0] !== first[0])
+        #expect(elsewhere[0].persistentModelID == first[0].persistentModelID)
+    }
+
+    @Test func changesAreTrackedSavedAndRolledBack() throws {
+        let context = try inMemory()
+        let up = Movie(title: "Up", year: 2009, rating: 8.3)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+
+        up.rating = 9
+        #expect(up.hasChanges)
+        #expect(context.changedModelsArray.count == 1)
+        context.delete(cars)
+        #expect(cars.isDeleted)
+        #expect(context.deletedModelsArray.count == 1)
+        let coco = Movie(title: "Coco", year: 2017, rating: 8.4)
+        context.insert(coco)
+
+        context.rollback()
+        #expect(up.rating == 8.3)
+        #expect(!up.hasChanges)
+        #expect(!cars.isDeleted)
+        #expect(coco.modelContext == nil)
+        #expect(!context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 2)
+
+        up.rating = 9
+        context.delete(cars)
+        try context.save()
+        let reread = try ModelContext(context.container).fetch(FetchDescriptor<Movie>())
+        #expect(reread.map(\.title) == ["Up"])
+        #expect(reread[0].rating == 9)
+        #expect(cars.modelContext == nil)
+    }
+
+    @Test func deletingAnUnsavedInsertJustForgetsIt() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        context.delete(movie)
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 0)
+    }
+
+    @Test func insertingTwiceIsHarmless() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        context.insert(movie)
+        try context.save()
+        context.insert(movie)
+        #expect(!context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 1)
+    }
+
+    @Test func fetchesSeeUnsavedChangesUnlessAskedNotTo() throws {
+        let context = try inMemory()
+        let up = Movie(title: "Up", year: 2009, rating: 8.3)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+
+        cars.year = 2020
+        context.delete(up)
+        context.insert(Movie(title: "Coco", year: 2017, rating: 8.4))
+
+        var recent = FetchDescriptor<Movie>(predicate: #Predicate { $0.year > 2010 }, sortBy: [SortDescriptor(\.year)])
+        #expect(try context.fetch(recent).map(\.title) == ["Coco", "Cars"])
+        #expect(try context.fetchCount(recent) == 2)
+        #expect(try context.fetchIdentifiers(recent).count == 2)
+
+        recent.includePendingChanges = false
+        #expect(try context.fetch(recent).map(\.title) == [])
+        #expect(try context.fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.year > 2000 })) == 3)
+    }
+
+    @Test func limitAndOffsetPageThroughSortedResults() throws {
+        let context = try inMemory()
+        for year in 2000..<2010 {
+            context.insert(Movie(title: "M\(year)", year: year, rating: 7))
+        }
+        try context.save()
+        var descriptor = FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year, order: .reverse)])
+        descriptor.fetchLimit = 3
+        descriptor.fetchOffset = 2
+        #expect(try context.fetch(descriptor).map(\.year) == [2007, 2006, 2005])
+        #expect(try context.fetchCount(descriptor) == 3)
+        descriptor.fetchOffset = 8
+        #expect(try context.fetch(descriptor).map(\.year) == [2001, 2000])
+        #expect(try context.fetchCount(descriptor) == 2)
+    }
+
+    @Test func deleteWhereRemovesMatchingModelsAtTheNextSave() throws {
+        let context = try inMemory()
+        for year in 2000..<2010 {
+            context.insert(Movie(title: "M\(year)", year: year, rating: 7))
+        }
+        try context.save()
+        try context.delete(model: Movie.self, where: #Predicate { $0.year < 2005 })
+        #expect(context.deletedModelsArray.count == 5)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 5)
+        try context.delete(model: Movie.self)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 0)
+    }
+
+    @Test func transactionSavesOnlyWhenTheBlockSucceeds() throws {
+        struct Failure: Error {}
+        let context = try inMemory()
+        #expect(throws: Failure.self) {
+            try context.transaction {
+                context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+                throw Failure()
+            }
+        }
+        #expect(try context.fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { _ in true }, sortBy: [])) == 1)
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>()) == 0)
+        try context.transaction {
+            context.insert(Movie(title: "Cars", year: 2006, rating: 7.2))
+        }
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>()) == 2)
+    }
+
+    @Test func uniqueAttributeInsertsUpdateTheStoredRow() throws {
+        let context = try inMemory()
+        let first = Tag(name: "pixar", uses: 1)
+        context.insert(first)
+        try context.save()
+        let duplicate = Tag(name: "pixar", uses: 5)
+        context.insert(duplicate)
+        try context.save()
+        #expect(duplicate.persistentModelID == first.persistentModelID)
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Tag>())
+        #expect(stored.count == 1)
+        #expect(stored[0].uses == 5)
+    }
+
+    @Test func compoundUniqueConstraintsCompareTheWholeTuple() throws {
+        let context = try inMemory()
+        context.insert(Person(email: "a@x", givenName: "Ann", familyName: "Lee", age: 30))
+        context.insert(Person(email: "b@x", givenName: "Ann", familyName: "Kim", age: 40))
+        try context.save()
+        context.insert(Person(email: "c@x", givenName: "Ann", familyName: "Lee", age: 31))
+        try context.save()
+        let people = try ModelContext(context.container).fetch(FetchDescriptor<Person>(sortBy: [SortDescriptor(\.familyName)]))
+        #expect(people.map(\.familyName) == ["Kim", "Lee"])
+        #expect(people[1].email == "c@x")
+        #expect(people[1].age == 31)
+    }
+
+    @Test func saveNotificationsCarryTheIdentifiers() throws {
+        let context = try inMemory()
+        let up = Movie(title: "Up", year: 2009, rating: 8.3)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+
+        up.rating = 1
+        context.delete(cars)
+        let coco = Movie(title: "Coco", year: 2017, rating: 8.4)
+        context.insert(coco)
+        let deletedID = cars.persistentModelID
+        let willSave = Recorder<Int>(0)
+        let userInfo = Recorder<[AnyHashable: Any]>([:])
+        let center = NotificationCenter.default
+        let willObserver = center.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in willSave.value += 1 }
+        let didObserver = center.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { userInfo.value = $0.userInfo ?? [:] }
+        defer {
+            center.removeObserver(willObserver)
+            center.removeObserver(didObserver)
+        }
+        try context.save()
+        #expect(willSave.value == 1)
+        let key = ModelContext.NotificationKey.self
+        #expect(userInfo.value[key.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [coco.persistentModelID])
+        #expect(userInfo.value[key.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [up.persistentModelID])
+        #expect(userInfo.value[key.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [deletedID])
+    }
+
+    @Test func enumerateWalksEveryMatchInBatchesAndLetsGoOfThem() throws {
+        let context = try inMemory()
+        for year in 1...250 {
+            context.insert(Movie(title: "M\(year)", year: year, rating: 5))
+        }
+        try context.save()
+        var years: [Int] = []
+        try context.enumerate(FetchDescriptor<Movie>(predicate: #Predicate { $0.year % 2 == 0 }, sortBy: [SortDescriptor(\.year)]), batchSize: 40) {
+            years.append($0.year)
+        }
+        #expect(years == Array(stride(from: 2, through: 250, by: 2)))
+
+        #expect(throws: SwiftDataError.modelValidationFailure) {
+            try context.enumerate(FetchDescriptor<Movie>(), batchSize: 10) { $0.rating = 1 }
+        }
+        context.rollback()
+        try context.enumerate(FetchDescriptor<Movie>(), batchSize: 10, allowEscapingMutations: true) { $0.rating = 2 }
+        try context.save()
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.rating == 2 })) == 250)
+    }
+
+    @Test func batchedFetchLoadsAsItGoes() throws {
+        let context = try inMemory()
+        for year in 1...95 {
+            context.insert(Movie(title: "M\(year)", year: year, rating: 5))
+        }
+        try context.save()
+        let results = try context.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]), batchSize: 10)
+        #expect(results.count == 95)
+        #expect(results[0].year == 1)
+        #expect(results[94].year == 95)
+        #expect(results.map(\.year) == Array(1...95))
+        let identifiers = try context.fetchIdentifiers(FetchDescriptor<Movie>(), batchSize: 7)
+        #expect(identifiers.count == 95)
+        context.insert(Movie(title: "new", year: 1, rating: 1))
+        #expect(throws: SwiftDataError.includePendingChangesWithBatchSize) {
+            _ = try context.fetch(FetchDescriptor<Movie>(), batchSize: 10)
+        }
+    }
+
+    @Test func identifiersResolveInAnotherContextAndSurviveEncoding() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        try context.save()
+        let data = try JSONEncoder().encode(movie.persistentModelID)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        #expect(json["implementation"]?["entityName"] as? String == "Movie")
+        #expect(json["implementation"]?["isTemporary"] as? Bool == false)
+        let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: data)
+        #expect(decoded == movie.persistentModelID)
+        let other = ModelContext(context.container)
+        let resolved = try #require(other.model(for: decoded) as? Movie)
+        #expect(resolved.title == "Up")
+        #expect(resolved !== movie)
+    }
+
+    @Test func modelsAreObservablePropertyByProperty() throws {
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        let titleChanges = Recorder<Int>(0)
+        withObservationTracking { _ = movie.title } onChange: { titleChanges.value += 1 }
+        movie.rating = 1
+        #expect(titleChanges.value == 0)
+        movie.title = "Up!"
+        #expect(titleChanges.value == 1)
+    }
+}

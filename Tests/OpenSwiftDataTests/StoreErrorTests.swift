@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OpenSwiftData
+
+/// Bad input gets a clear error and the file is left exactly as it was.
+@Suite struct StoreErrorTests {
+    private func openError(_ url: URL, _ types: any PersistentModel.Type...) throws -> SwiftDataError {
+        try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: Schema(types), configurations: ModelConfiguration(url: url))
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedAndUntouched() throws {
+        let url = temporaryStoreURL()
+        let bytes = Data("these are my notes, not a database\n".utf8)
+        try bytes.write(to: url)
+        let error = try openError(url, Movie.self)
+        #expect(error == .loadIssueModelContainer)
+        #expect(error.description.contains("is not an SQLite database"))
+        #expect(error.description.contains(url.path))
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
+
+    @Test func anotherAppsSQLiteDatabaseIsRefusedAndUntouched() throws {
+        let url = temporaryStoreURL()
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT); INSERT INTO accounts (owner) VALUES ('me')")
+        }
+        let before = try Data(contentsOf: url)
+        let error = try openError(url, Movie.self)
+        #expect(error.description.contains("not an OpenSwiftData store"))
+        #expect(error.description.contains("accounts"))
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aCorruptStoreIsRefusedAndUntouched() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+            try context.save()
+        }
+        // Keep the header, garble everything after it.
+        var bytes = try Data(contentsOf: url)
+        for index in 100..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
+        try bytes.write(to: url)
+        try? FileManager.default.removeItem(atPath: url.path + "-wal")
+        try? FileManager.default.removeItem(atPath: url.path + "-shm")
+        let error = try openError(url, Movie.self)
+        #expect(error == .loadIssueModelContainer)
+        #expect(error.description.contains(url.path))
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test func anUnwritableLocationIsAClearError() throws {
+        let blocker = temporaryStoreURL("blocker")
+        try Data("a file where a folder should be".utf8).write(to: blocker)
+        let url = blocker.appendingPathComponent("inside").appendingPathComponent("films.store")
+        let error = try openError(url, Movie.self)
+        #expect(error == .loadIssueModelContainer)
+        #expect(error.description.contains("cannot be created"))
+        #expect(error.description.contains("ModelConfiguration(url:)"))
+    }
+
+    @Test func aStoreOfAnotherSchemaIsRefusedWithTheDifference() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+            try context.save()
+        }
+        let before = try Data(contentsOf: url)
+        let error = try openError(url, Person.self)
+        #expect(error.description.contains("entity Movie removed"))
+        #expect(error.description.contains("entity Person added"))
+        #expect(try Data(contentsOf: url) == before)
+        let movies = try ModelContext(ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Movie>())
+        #expect(movies.count == 1)
+    }
+
+    @Test func aNonOptionalPropertyWithNoValueFailsTheSaveAndWritesNothing() throws {
+        let url = temporaryStoreURL()
+        let container = try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+        let broken = Movie(title: "Broken", year: 2000, rating: 1)
+        broken.persistentBackingData = Movie.createBackingData()
+        broken.title = "Still broken"
+        context.insert(broken)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(error == .modelValidationFailure)
+        #expect(error.description.contains("Movie."))
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Movie>()) == 0)
+        #expect(context.hasChanges)
+    }
+
+    @Test func fetchingAModelTheContainerDoesNotHoldIsAClearError() throws {
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let error = try #require(throws: SwiftDataError.self) { try context.fetch(FetchDescriptor<Person>()) }
+        #expect(error.description.contains("Person"))
+        #expect(error.description.contains("not one of this container's models"))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import OpenSwiftData
+
+enum Genre: String, Codable, CaseIterable {
+    case animation, drama, comedy
+}
+
+enum Priority: Int, Codable {
+    case low = 1, high = 9
+}
+
+struct Address: Codable, Hashable {
+    var street: String
+    var city: String
+    var zip: Int?
+}
+
+enum Payment: Codable, Hashable {
+    case cash
+    case card(last4: String)
+}
+
+/// A model with an attribute of every supported type, each with a default.
+@Model
+final class EveryType {
+    var bool: Bool = false
+    var int: Int = 0
+    var int8: Int8 = 0
+    var int16: Int16 = 0
+    var int32: Int32 = 0
+    var int64: Int64 = 0
+    var uint: UInt = 0
+    var uint8: UInt8 = 0
+    var uint16: UInt16 = 0
+    var uint32: UInt32 = 0
+    var uint64: UInt64 = 0
+    var double: Double = 0
+    var float: Float = 0
+    var decimal: Decimal = 0
+    var string: String = ""
+    var date: Date = Date(timeIntervalSinceReferenceDate: 0)
+    var data: Data = Data()
+    var url: URL = URL(string: "https://example.com")!
+    var uuid: UUID = UUID()
+    var genre: Genre = .animation
+    var priority: Priority = .low
+    var address: Address = Address(street: "", city: "")
+    var payment: Payment = .cash
+    var tags: [String] = []
+    var scores: [String: Int] = [:]
+    var addresses: [Address] = []
+    var optionalInt: Int?
+    var optionalString: String?
+    var optionalDate: Date?
+    var optionalUUID: UUID?
+    var optionalGenre: Genre?
+    var optionalAddress: Address?
+    var optionalData: Data?
+    var optionalDecimal: Decimal?
+
+    init() {}
+}
+
+@Model
+final class Movie {
+    #Index<Movie>([\.year], [\.title, \.year])
+    var id: UUID
+    var title: String
+    var year: Int
+    var rating: Double
+    var notes: String?
+    var genre: Genre
+    var released: Date
+
+    init(title: String, year: Int, rating: Double, notes: String? = nil, genre: Genre = .animation) {
+        id = UUID()
+        self.title = title
+        self.year = year
+        self.rating = rating
+        self.notes = notes
+        self.genre = genre
+        released = Date(timeIntervalSinceReferenceDate: Double(year - 2001) * 365.25 * 86_400)
+    }
+}
+
+@Model
+final class Person {
+    #Unique<Person>([\.email], [\.givenName, \.familyName])
+    var email: String
+    var givenName: String
+    var familyName: String
+    var age: Int
+
+    init(email: String, givenName: String, familyName: String, age: Int) {
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+        self.age = age
+    }
+}
+
+@Model
+final class Tag {
+    @Attribute(.unique) var name: String
+    var uses: Int = 0
+
+    init(name: String, uses: Int = 0) {
+        self.name = name
+        self.uses = uses
+    }
+}
+
+@Model
+final class Photo {
+    var name: String
+    @Attribute(.externalStorage) var image: Data
+    @Attribute(.externalStorage) var thumbnail: Data?
+
+    init(name: String, image: Data, thumbnail: Data? = nil) {
+        self.name = name
+        self.image = image
+        self.thumbnail = thumbnail
+    }
+}
+
+@Model
+final class Counter {
+    var name: String
+    @Transient var scratch: Int = 0
+    var shouted: String { name.uppercased() }
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+@Model
+final class Note {
+    @Attribute(originalName: "body", hashModifier: "v2") var text: String
+    @Attribute(.spotlight, .allowsCloudEncryption, .preserveValueOnDeletion) var title: String = "Untitled"
+
+    init(text: String) {
+        self.text = text
+    }
+}
+
+/// A new folder for one test's stores.
+func temporaryStoreURL(_ name: String = "test") -> URL {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("OpenSwiftDataTests-\(UUID().uuidString)", isDirectory: true)
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.appendingPathComponent("\(name).store")
+}
+
+/// The model `osd demo` writes, declared the same way so tests can read its store.
+@Model
+final class Film {
+    #Unique<Film>([\.title])
+    var title: String
+    var releaseYear: Int
+    var rating: Double
+    var studio: String = "Pixar"
+
+    init(title: String, releaseYear: Int, rating: Double) {
+        self.title = title
+        self.releaseYear = releaseYear
+        self.rating = rating
+    }
+}
+
+/// A value that callbacks running synchronously on the test's thread can update.
+final class Recorder<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
