@@ -32,10 +32,10 @@ public class ModelContext: Equatable {
     public var author: String?
 
     let isMainContext: Bool
-    private var registered: [String: [Int64: ModelState]] = [:]
-    private var inserted: [ModelState] = []
-    private var changed: [ObjectIdentifier: ModelState] = [:]
-    private var deleted: [ObjectIdentifier: ModelState] = [:]
+    var registered: [String: [Int64: ModelState]] = [:]
+    var inserted: [ModelState] = []
+    var changed: [ObjectIdentifier: ModelState] = [:]
+    var deleted: [ObjectIdentifier: ModelState] = [:]
     private var autosaveScheduled = false
 
     /// Creates an independent context over the container's stores.
@@ -146,8 +146,12 @@ public class ModelContext: Equatable {
         deleted.removeAll()
     }
 
-    /// Applies pending changes to the object graph. Saving does this first by itself.
-    public func processPendingChanges() {}
+    /// Applies pending changes to the object graph: inserts the new models that inserted or
+    /// changed models refer to, and applies the delete rules of deleted models. Saving does this
+    /// first by itself.
+    public func processPendingChanges() {
+        try? applyPendingChanges(checkingDenyRules: false)
+    }
 
     /// Runs `block`, then saves. If `block` throws, nothing is saved and the changes it made
     /// stay pending.
@@ -186,6 +190,8 @@ public class ModelContext: Equatable {
     /// row, and the inserted object takes its identifier. A save with no changes does nothing.
     public func save() throws {
         guard hasChanges else { return }
+        try applyPendingChanges(checkingDenyRules: true)
+        try validatePendingChanges()
         NotificationCenter.default.post(name: Self.willSave, object: self)
 
         var changesByStore: [ObjectIdentifier: (store: SQLiteStore, changes: SQLiteStore.Changes)] = [:]
@@ -434,7 +440,7 @@ public class ModelContext: Equatable {
         }
     }
 
-    private func store(for layout: ModelLayout) throws -> SQLiteStore {
+    func store(for layout: ModelLayout) throws -> SQLiteStore {
         guard let store = container.store(forEntity: layout.entityName),
               let table = store.tables[layout.entityName],
               table.layout.modelType == layout.modelType
@@ -457,7 +463,7 @@ public class ModelContext: Equatable {
     }
 
     /// The models of the given rows, in the given order.
-    private func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
+    func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
         guard !rowIDs.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
         let condition = SQLFragment(
@@ -471,7 +477,7 @@ public class ModelContext: Equatable {
     }
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
-    private func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query) -> T {
+    func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
         let entity = query.table.entity.name
         if let state = registered[entity]?[rowID], let model = state.model as? T {
             state.refresh(with: values)

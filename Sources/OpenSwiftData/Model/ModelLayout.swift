@@ -26,6 +26,32 @@ final class ModelLayout: @unchecked Sendable {
         /// Whether the value is kept outside the entity's table (`.externalStorage`).
         let isExternallyStored: Bool
 
+        var isRelationship: Bool {
+            if case .relationship = kind { return true }
+            return false
+        }
+
+        var isToMany: Bool {
+            if case .relationship(_, let isToMany) = kind { return isToMany }
+            return false
+        }
+
+        var destination: (any PersistentModel.Type)? {
+            if case .relationship(let destination, _) = kind { return destination }
+            return nil
+        }
+
+        /// The value of a relationship that holds nothing: `nil` for an optional property, an
+        /// empty array for a to-many one; `nil` (no value yet) for a non-optional to-one.
+        var emptyValue: Any? {
+            if let destination, isToMany {
+                let empty = RelatedModels.toManyValue([], of: destination)
+                return empty
+            }
+            if let optional = valueType as? any OptionalProtocol.Type { return optional.noneValue }
+            return nil
+        }
+
         var codec: ValueCodec? {
             if case .attribute(let codec) = kind { return codec }
             return nil
@@ -67,6 +93,34 @@ final class ModelLayout: @unchecked Sendable {
     /// The name of the property at `keyPath`, for error messages and constraints.
     func propertyName(for keyPath: AnyKeyPath) -> String? {
         index(of: keyPath).map { properties[$0].name }
+    }
+
+    /// The inverse of a relationship property: the destination's layout and the index of the
+    /// property there.
+    struct Inverse {
+        let layout: ModelLayout
+        let index: Int
+    }
+
+    private let inverses = Mutex<[Int: Inverse]?>(nil)
+
+    /// The inverse of the relationship at `index`, as the schema pairs them (explicit `inverse:`,
+    /// or inferred when unambiguous); `nil` for a one-way relationship.
+    func inverse(of index: Int) -> Inverse? {
+        if let known = inverses.withLock({ $0 }) { return known[index] }
+        let built = SchemaBuilder([modelType])
+        var found: [Int: Inverse] = [:]
+        let entity = built.entities.first { $0.name == entityName }
+        for (propertyIndex, property) in properties.enumerated() where property.isRelationship {
+            guard let relationship = entity?.relationshipsByName[property.name],
+                  let inverseName = relationship.inverseName,
+                  let destination = built.layouts[relationship.destination],
+                  let inverseIndex = destination.properties.firstIndex(where: { $0.name == inverseName })
+            else { continue }
+            found[propertyIndex] = Inverse(layout: destination, index: inverseIndex)
+        }
+        inverses.withLock { $0 = found }
+        return found[index]
     }
 
     private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])

@@ -52,6 +52,9 @@ class ModelState {
     /// The value of the property at `index`, as the property's declared type.
     func value<Value>(at index: Int) -> Value {
         if let value = values[index] {
+            if layout.properties[index].isRelationship, value is RelationshipFault {
+                return resolvedValue(at: index) as! Value
+            }
             if layout.properties[index].isExternallyStored, let fault = value as? ExternalValueFault {
                 return loadExternalValue(fault, at: index)
             }
@@ -86,10 +89,94 @@ class ModelState {
         }
     }
 
+    // MARK: Relationships
+
+    /// The value of the property at `index` with any relationship fault resolved through the
+    /// context; `nil` when unset.
+    func resolvedValue(at index: Int) -> Any? {
+        guard let fault = values[index] as? RelationshipFault else { return values[index] }
+        let property = layout.properties[index]
+        let resolved = context?.resolve(fault, of: self, at: index) ?? property.emptyValue
+        values[index] = resolved
+        return resolved
+    }
+
+    /// The models the relationship at `index` holds.
+    func relatedModels(at index: Int) -> [any PersistentModel] {
+        RelatedModels.models(in: resolvedValue(at: index))
+    }
+
+    /// Sets a relationship of `owner` (the model these values belong to) and updates the
+    /// inverse relationship of every model that joins or leaves it, so both sides agree at once.
+    func setRelationship(_ newValue: Any, at index: Int, owner: any PersistentModel) {
+        let old = relatedModels(at: index)
+        setValue(newValue, at: index)
+        guard let inverse = layout.inverse(of: index) else { return }
+        let new = RelatedModels.models(in: newValue)
+        let oldIDs = Set(old.map { ObjectIdentifier($0) })
+        let newIDs = Set(new.map { ObjectIdentifier($0) })
+        for removed in old where !newIDs.contains(ObjectIdentifier(removed)) {
+            removed.modelState?.unlink(owner, at: inverse.index)
+        }
+        for added in new where !oldIDs.contains(ObjectIdentifier(added)) {
+            added.modelState?.link(owner, at: inverse.index, self: added)
+        }
+    }
+
+    /// Makes the relationship at `index` hold `other` (the inverse side of a change `other` made),
+    /// taking `me` out of the relationship of whichever model held it before when that side is
+    /// to-one.
+    func link(_ other: any PersistentModel, at index: Int, self me: any PersistentModel) {
+        let property = layout.properties[index]
+        let current = relatedModels(at: index)
+        guard !current.contains(where: { $0 === other }) else { return }
+        if property.isToMany {
+            setValue(RelatedModels.toManyValue(current + [other], of: property.destination!), at: index)
+        } else {
+            if let previous = current.first, let inverse = layout.inverse(of: index) {
+                previous.modelState?.unlink(me, at: inverse.index)
+            }
+            setValue(other, at: index)
+        }
+    }
+
+    /// Takes `other` out of the relationship at `index`.
+    func unlink(_ other: any PersistentModel, at index: Int) {
+        let property = layout.properties[index]
+        let current = relatedModels(at: index)
+        guard current.contains(where: { $0 === other }) else { return }
+        if property.isToMany {
+            setValue(RelatedModels.toManyValue(current.filter { $0 !== other }, of: property.destination!), at: index)
+        } else if let empty = property.emptyValue {
+            setValue(empty, at: index)
+        } else {
+            clearValue(at: index)
+        }
+    }
+
+    /// Leaves the property at `index` with no value, as a non-optional to-one relationship is
+    /// when its model was taken away; saving then fails unless it gets a new one.
+    private func clearValue(at index: Int) {
+        if rowID != nil, !isInserted {
+            if committedValues == nil { committedValues = values }
+            changedProperties.insert(index)
+        }
+        values[index] = nil
+        context?.modelDidChange(self)
+    }
+
     /// Replaces the values with a freshly read row's, unless the model has unsaved changes.
     func refresh(with newValues: ContiguousArray<Any?>) {
         guard changedProperties.isEmpty, !isDeleted else { return }
-        values = newValues
+        for index in newValues.indices {
+            // Keep relationships already loaded: the related objects may have unsaved changes.
+            if newValues[index] is RelationshipFault, let current = values[index], !(current is RelationshipFault),
+               layout.properties[index].isToMany
+            {
+                continue
+            }
+            values[index] = newValues[index]
+        }
     }
 
     /// Forgets unsaved changes to values.

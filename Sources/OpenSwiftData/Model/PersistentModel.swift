@@ -111,21 +111,37 @@ extension PersistentModel {
     }
 
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: PersistentModel {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        guard setRelationship(key, newValue) else {
+            return persistentBackingData.setValue(forKey: key, to: newValue)
+        }
     }
 
     public func setValue<Value>(forKey key: KeyPath<Self, Value?>, to newValue: Value?) where Value: PersistentModel {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        guard setRelationship(key, newValue as Any) else {
+            return persistentBackingData.setValue(forKey: key, to: newValue)
+        }
     }
 
     public func setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        guard setRelationship(key, newValue) else {
+            return persistentBackingData.setValue(forKey: key, to: newValue)
+        }
     }
 
     public func setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        guard setRelationship(key, newValue) else {
+            return persistentBackingData.setValue(forKey: key, to: newValue)
+        }
+    }
+
+    /// Sets a relationship through OpenSwiftData's backing data, keeping the inverse side in
+    /// step; `false` when the backing data is someone else's.
+    private func setRelationship(_ key: AnyKeyPath, _ newValue: Any) -> Bool {
+        guard let state = modelState else { return false }
+        state.setRelationship(newValue, at: state.index(of: key), owner: self)
+        return true
     }
 
     public func setTransformableValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {

@@ -34,7 +34,7 @@ final class SQLiteStore: Sendable {
         var tables: [String: TableLayout] = [:]
         for entity in schema.entities {
             guard let layout = schema.layouts[entity.name] else { continue }
-            tables[entity.name] = TableLayout(entity: entity, layout: layout)
+            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema)
         }
         self.tables = tables
 
@@ -281,7 +281,8 @@ final class SQLiteStore: Sendable {
 
     /// Writes the changes in one transaction and returns the primary key of each inserted
     /// model, in order. An inserted model whose unique values match a stored row updates that
-    /// row and gets its key. Nothing is written when anything fails.
+    /// row and gets its key. Relationships are written after every new row has its key, so
+    /// new models may refer to each other. Nothing is written when anything fails.
     func save(_ changes: Changes) throws -> [Int64] {
         guard !isReadOnly else {
             throw SwiftDataError.modelValidationFailure.explaining(
@@ -289,35 +290,19 @@ final class SQLiteStore: Sendable {
         }
         do {
             return try database.write { db in
-                for state in changes.deleted {
-                    guard let rowID = state.rowID, let table = tables[state.layout.entityName] else { continue }
-                    try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [rowID])
-                }
-                for state in changes.updated {
-                    guard let rowID = state.rowID, let table = tables[state.layout.entityName] else { continue }
-                    let columnIndices = table.columns.indices.filter {
-                        state.changedProperties.contains(table.columns[$0].propertyIndex)
-                    }
-                    if !columnIndices.isEmpty {
-                        var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
-                        arguments.append(rowID.databaseValue)
-                        try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
-                            .execute(arguments: StatementArguments(arguments))
-                    }
-                    try writeExternalValues(state, table, rowID: rowID, db) {
-                        state.changedProperties.contains($0.propertyIndex)
-                    }
-                }
+                var writer = RowWriter(db: db, tables: tables)
+                for state in changes.deleted { try writer.delete(state) }
                 var rowIDs: [Int64] = []
                 rowIDs.reserveCapacity(changes.inserted.count)
                 for state in changes.inserted {
-                    guard let table = tables[state.layout.entityName] else {
-                        throw SwiftDataError.modelValidationFailure.explaining(
-                            "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
-                    }
-                    let rowID = try insert(state, into: table, db)
-                    try writeExternalValues(state, table, rowID: rowID, db) { _ in true }
-                    rowIDs.append(rowID)
+                    rowIDs.append(try writer.insert(state))
+                }
+                for state in changes.updated { try writer.update(state) }
+                for state in changes.inserted {
+                    try writer.writeRelationships(of: state, onlyChanged: false)
+                }
+                for state in changes.updated {
+                    try writer.writeRelationships(of: state, onlyChanged: true)
                 }
                 return rowIDs
             }
@@ -329,41 +314,32 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    private func insert(_ state: ModelState, into table: TableLayout, _ db: Database) throws -> Int64 {
-        let arguments = try table.insertArguments(state)
-        for constraint in table.entity.uniquenessConstraints {
-            let lookup = constraint.map { name -> DatabaseValue in
-                guard let index = table.columnIndexByName[name] else { return .null }
-                return arguments[index]
-            }
-            if let existing = try Int64.fetchOne(
-                db.cachedStatement(sql: table.uniqueLookupSQL(constraint: constraint)),
-                arguments: StatementArguments(lookup))
-            {
-                if !table.columns.isEmpty {
-                    try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
-                        .execute(arguments: StatementArguments(arguments + [existing.databaseValue]))
-                }
-                return existing
-            }
+    /// The rows of `destination` that a to-many relationship of the row `rowID` holds.
+    func fetchRelatedRows(
+        _ relationship: StoredRelationship, of rowID: Int64, in destination: TableLayout
+    ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
+        let condition: SQLFragment
+        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
+        switch relationship.storage {
+        case .foreignKey(let column), .inverseForeignKey(let column):
+            condition = SQLFragment(sql: "\(destination.tableName).\(column.quotedDatabaseIdentifier) = ?", arguments: [rowID.databaseValue])
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            condition = SQLFragment(
+                sql: "\(destination.tableName).\(key) IN (SELECT \(otherColumn.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?)",
+                arguments: [rowID.databaseValue])
         }
-        try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(arguments))
-        return db.lastInsertedRowID
-    }
-
-    private func writeExternalValues(
-        _ state: ModelState, _ table: TableLayout, rowID: Int64, _ db: Database, where include: (TableLayout.Column) -> Bool
-    ) throws {
-        for column in table.externalColumns where include(column) {
-            let value = try table.encode(state, column)
-            try db.cachedStatement(sql: table.writeExternalValueSQL(column)).execute(arguments: [rowID, value])
-        }
+        return try fetchRows(destination, where: condition, orderBy: nil, limit: nil, offset: nil)
     }
 
     /// Deletes every row of every entity, keeping the tables.
     func eraseAllRows() throws {
         try database.write { db in
             for table in tables.values {
+                for relationship in table.relationships where relationship.createsJoinTable {
+                    if case .joinTable(let joinTable, _, _) = relationship.storage {
+                        try db.execute(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier)")
+                    }
+                }
                 for column in table.externalColumns {
                     try db.execute(sql: "DELETE FROM \(table.externalTableName(column))")
                 }

@@ -7,7 +7,8 @@ import GRDB
 /// column per attribute, named after the attribute. Non-optional attributes are `NOT NULL`.
 /// An attribute with `.externalStorage` lives in a table of its own,
 /// `_osd_external_<Entity>_<attribute>`, one row per model, read when the property is first
-/// accessed.
+/// accessed. Relationships are stored as ``StoredRelationship`` describes: to-one relationships as
+/// integer columns after the attributes.
 struct TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
     struct Column {
@@ -25,8 +26,11 @@ struct TableLayout: @unchecked Sendable {
     let columnIndexByName: [String: Int]
     /// The attributes kept outside the table, each in its own side table.
     let externalColumns: [Column]
+    let relationships: [StoredRelationship]
+    /// The to-one relationships, whose key columns follow the attribute columns.
+    let foreignKeys: [StoredRelationship]
 
-    init(entity: Schema.Entity, layout: ModelLayout) {
+    init(entity: Schema.Entity, layout: ModelLayout, schema: Schema) {
         self.entity = entity
         self.layout = layout
         var columns: [Column] = []
@@ -44,10 +48,18 @@ struct TableLayout: @unchecked Sendable {
         }
         self.columns = columns
         self.externalColumns = externalColumns
+        relationships = entity.relationshipsInOrder.compactMap { relationship in
+            guard let index = layout.properties.firstIndex(where: { $0.name == relationship.name }) else { return nil }
+            return StoredRelationship(
+                relationship, of: entity, propertyIndex: index, destination: schema.entitiesByName[relationship.destination])
+        }
+        foreignKeys = relationships.filter(\.isToOne)
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         tableName = entity.name.quotedDatabaseIdentifier
-        selectList = ([Self.primaryKeyColumn] + columns.map(\.name)).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let names = columns.map(\.name.quotedDatabaseIdentifier)
+        let table = entity.name.quotedDatabaseIdentifier
+        selectList = ([Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name))
+            .map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        let names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
@@ -56,7 +68,7 @@ struct TableLayout: @unchecked Sendable {
 
     /// The quoted table name.
     let tableName: String
-    /// `"_pk", "title", …`: what every fetch selects, in this order.
+    /// `"Film"."_pk", "Film"."title", …`: what every fetch selects, in this order.
     let selectList: String
     let insertSQL: String
     let deleteSQL: String
@@ -68,12 +80,26 @@ struct TableLayout: @unchecked Sendable {
             definitions.append(
                 "\(column.name.quotedDatabaseIdentifier) \(column.codec.storage.sqlType)\(column.isOptional ? "" : " NOT NULL")")
         }
+        for foreignKey in foreignKeys {
+            definitions.append("\(foreignKey.name.quotedDatabaseIdentifier) INTEGER")
+        }
         var statements = ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"]
         for constraint in entity.uniquenessConstraints {
             statements.append(indexSQL(columns: constraint, unique: true))
         }
         for index in entity.indices {
             statements.append(indexSQL(columns: index, unique: false))
+        }
+        for foreignKey in foreignKeys {
+            let name = "\(entity.name)_key_\(foreignKey.name)".quotedDatabaseIdentifier
+            statements.append("CREATE INDEX \(name) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))")
+        }
+        for relationship in relationships where relationship.createsJoinTable {
+            guard case .joinTable(let table, _, _) = relationship.storage else { continue }
+            statements.append(
+                "CREATE TABLE \(table.quotedDatabaseIdentifier) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID")
+            statements.append(
+                "CREATE INDEX \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
         }
         let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
         for column in externalColumns {
@@ -143,7 +169,8 @@ struct TableLayout: @unchecked Sendable {
         }
     }
 
-    /// The model values of a fetched row; the row starts with `_pk`.
+    /// The model values of a fetched row; the row starts with `_pk`. Relationships are faults,
+    /// resolved when first read.
     func decodeValues(_ row: Row) throws -> ContiguousArray<Any?> {
         var values = ContiguousArray<Any?>(repeating: nil, count: layout.properties.count)
         for (offset, column) in columns.enumerated() {
@@ -153,6 +180,14 @@ struct TableLayout: @unchecked Sendable {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "the row \(row[0] as Int64? ?? 0) of \(entity.name) cannot be read: column \(column.name): \(error)")
             }
+        }
+        for (offset, foreignKey) in foreignKeys.enumerated() {
+            let key: Int64? = row[1 + columns.count + offset]
+            values[foreignKey.propertyIndex] = key.map { RelationshipFault.toOne($0) }
+                ?? layout.properties[foreignKey.propertyIndex].emptyValue
+        }
+        for relationship in relationships where !relationship.isToOne {
+            values[relationship.propertyIndex] = RelationshipFault.toMany
         }
         return values
     }

@@ -1,0 +1,151 @@
+/// The object graph: loading relationships, inserting what inserted models refer to, applying
+/// delete rules, and checking relationships before a save.
+extension ModelContext {
+    /// Loads the models a relationship fault stands for: the registered object of a row when the
+    /// context holds one, a new object otherwise. A to-one relationship to a row that no longer
+    /// exists reads as empty.
+    func resolve(_ fault: RelationshipFault, of state: ModelState, at index: Int) -> Any? {
+        let property = state.layout.properties[index]
+        guard let destination = property.destination,
+              let store = container.store(forEntity: Schema.entityName(for: destination)),
+              let destinationTable = store.tables[Schema.entityName(for: destination)]
+        else { return property.emptyValue }
+        let query = Query(store: store, table: destinationTable, condition: nil, orderBy: nil)
+        do {
+            switch fault {
+            case .toOne(let rowID):
+                if let model = registered[destinationTable.entity.name]?[rowID]?.model { return model }
+                return try loadModels(destination, rowIDs: [rowID], query).first ?? property.emptyValue
+            case .toMany:
+                guard let rowID = state.rowID,
+                      let ownStore = container.store(forEntity: state.layout.entityName),
+                      let relationship = ownStore.tables[state.layout.entityName]?.relationships
+                          .first(where: { $0.propertyIndex == index })
+                else { return property.emptyValue }
+                let rows = try store.fetchRelatedRows(relationship, of: rowID, in: destinationTable)
+                let models = rows.map { materializeModel(destination, $0.rowID, $0.values, query) }
+                    .filter { $0.modelState?.isDeleted != true }
+                return RelatedModels.toManyValue(models, of: destination)
+            }
+        } catch {
+            fatalError("\(state.layout.entityName).\(property.name) could not be loaded from its store: \(error)")
+        }
+    }
+
+    private func loadModels(_ type: any PersistentModel.Type, rowIDs: [Int64], _ query: Query) throws -> [any PersistentModel] {
+        try models(type, rowIDs: rowIDs, query)
+    }
+
+    private func materializeModel(
+        _ type: any PersistentModel.Type, _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query
+    ) -> any PersistentModel {
+        materialize(rowID, values, query, as: type)
+    }
+
+    /// Inserts the unsaved models that inserted and changed models refer to, makes inverse
+    /// relationships agree with values set in initializers, and applies the delete rules of
+    /// deleted models. With `checkingDenyRules`, a `.deny` relationship that still holds models
+    /// throws before anything changes.
+    func applyPendingChanges(checkingDenyRules: Bool) throws {
+        var pending = inserted + Array(changed.values)
+        var seen = Set(pending.map { ObjectIdentifier($0) })
+        while let state = pending.popLast() {
+            guard let owner = state.model else { continue }
+            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
+                guard let value = state.values[index], !(value is RelationshipFault) else { continue }
+                let inverse = state.layout.inverse(of: index)
+                for related in RelatedModels.models(in: value) {
+                    guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
+                    if relatedState.context == nil {
+                        insert(related)
+                    }
+                    if state.isInserted, let inverse {
+                        relatedState.link(owner, at: inverse.index, self: related)
+                    }
+                    if seen.insert(ObjectIdentifier(relatedState)).inserted, relatedState.isInserted {
+                        pending.append(relatedState)
+                    }
+                }
+            }
+        }
+        try applyDeleteRules(checkingDenyRules: checkingDenyRules)
+    }
+
+    /// Deletes what `.cascade` relationships of deleted models hold, takes deleted models out of
+    /// the inverse relationships of `.nullify` ones, and refuses while `.deny` ones hold models.
+    private func applyDeleteRules(checkingDenyRules: Bool) throws {
+        var toVisit = Array(deleted.values)
+        var cascaded: [ModelState] = []
+        while let state = toVisit.popLast() {
+            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
+                guard let rule = deleteRule(of: state.layout, property) else { continue }
+                switch rule {
+                case .cascade:
+                    for related in state.relatedModels(at: index) {
+                        guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
+                        relatedState.isDeleted = true
+                        cascaded.append(relatedState)
+                        toVisit.append(relatedState)
+                    }
+                case .deny:
+                    let held = state.relatedModels(at: index).filter { $0.modelState?.isDeleted != true }
+                    if checkingDenyRules, !held.isEmpty {
+                        for state in cascaded { state.isDeleted = false }
+                        throw SwiftDataError.modelValidationFailure.explaining(
+                            "\(state.layout.entityName) \(state.modelID) cannot be deleted: its relationship \(property.name) has the .deny delete rule and still holds \(held.count) model\(held.count == 1 ? "" : "s"); delete or reassign them first. Nothing was saved")
+                    }
+                case .nullify, .noAction:
+                    break
+                }
+            }
+        }
+        for state in cascaded where state.context === self {
+            state.isDeleted = false
+            if let model = state.model { delete(model) }
+        }
+        for state in deleted.values {
+            guard let owner = state.model else { continue }
+            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
+                guard deleteRule(of: state.layout, property) == .nullify,
+                      let inverse = state.layout.inverse(of: index)
+                else { continue }
+                for related in state.relatedModels(at: index) where related.modelState?.isDeleted != true {
+                    related.modelState?.unlink(owner, at: inverse.index)
+                }
+            }
+        }
+    }
+
+    private func deleteRule(of layout: ModelLayout, _ property: ModelLayout.Property) -> Schema.Relationship.DeleteRule? {
+        guard let table = container.store(forEntity: layout.entityName)?.tables[layout.entityName] else { return nil }
+        return table.entity.relationshipsByName[property.name]?.deleteRule
+    }
+
+    /// Checks what the schema requires of relationships before anything is written: every
+    /// non-optional to-one relationship holds a model, and every to-many one holds between its
+    /// minimum and maximum number of models.
+    func validatePendingChanges() throws {
+        for state in inserted + Array(changed.values) {
+            guard let table = container.store(forEntity: state.layout.entityName)?.tables[state.layout.entityName] else { continue }
+            for stored in table.relationships {
+                let property = state.layout.properties[stored.propertyIndex]
+                let relationship = stored.relationship
+                if stored.isToOne {
+                    if !property.isOptional, state.values[stored.propertyIndex] == nil {
+                        throw SwiftDataError.modelValidationFailure.explaining(
+                            "\(state.layout.entityName).\(property.name) is not optional but holds no \(relationship.destination); give it one before saving, or make the property optional. Nothing was saved")
+                    }
+                    continue
+                }
+                let minimum = relationship.minimumModelCount ?? 0
+                let maximum = relationship.maximumModelCount ?? 0
+                guard minimum > 0 || maximum > 0 else { continue }
+                let count = state.relatedModels(at: stored.propertyIndex).count
+                if (minimum > 0 && count < minimum) || (maximum > 0 && count > maximum) {
+                    throw SwiftDataError.modelValidationFailure.explaining(
+                        "\(state.layout.entityName).\(property.name) holds \(count) models, but its minimumModelCount is \(minimum) and its maximumModelCount is \(maximum) (0 means no bound). Nothing was saved")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import GRDB
+
+/// Writes one save's rows inside its transaction: deletes, inserts (upserting on unique
+/// constraints), updates of changed columns, `.externalStorage` side tables, and relationship
+/// keys and join rows once every new row has its key.
+struct RowWriter {
+    let db: Database
+    let tables: [String: TableLayout]
+    /// The keys of the rows inserted so far in this save, by model state.
+    private var newRowIDs: [ObjectIdentifier: Int64] = [:]
+
+    init(db: Database, tables: [String: TableLayout]) {
+        self.db = db
+        self.tables = tables
+    }
+
+    private func table(of state: ModelState) throws -> TableLayout {
+        guard let table = tables[state.layout.entityName] else {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
+        }
+        return table
+    }
+
+    private func rowID(of state: ModelState) -> Int64? {
+        state.rowID ?? newRowIDs[ObjectIdentifier(state)]
+    }
+
+    // MARK: Rows
+
+    mutating func delete(_ state: ModelState) throws {
+        guard let rowID = state.rowID else { return }
+        let table = try table(of: state)
+        try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [rowID])
+        for relationship in table.relationships {
+            if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
+                try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
+                    .execute(arguments: [rowID])
+            }
+        }
+    }
+
+    mutating func insert(_ state: ModelState) throws -> Int64 {
+        let table = try table(of: state)
+        let attributes = try table.insertArguments(state)
+        let keys = table.foreignKeys.map { foreignKeyValue(state, $0) ?? .null }
+        let arguments = attributes + keys
+        var rowID: Int64?
+        for constraint in table.entity.uniquenessConstraints {
+            let lookup = constraint.map { name -> DatabaseValue in
+                if let index = table.columnIndexByName[name] { return attributes[index] }
+                if let index = table.foreignKeys.firstIndex(where: { $0.name == name }) { return keys[index] }
+                return .null
+            }
+            if let existing = try Int64.fetchOne(
+                db.cachedStatement(sql: table.uniqueLookupSQL(constraint: constraint)), arguments: StatementArguments(lookup))
+            {
+                if !table.columns.isEmpty {
+                    try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
+                        .execute(arguments: StatementArguments(attributes + [existing.databaseValue]))
+                }
+                rowID = existing
+                break
+            }
+        }
+        if rowID == nil {
+            try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(arguments))
+            rowID = db.lastInsertedRowID
+        }
+        newRowIDs[ObjectIdentifier(state)] = rowID!
+        try writeExternalValues(state, table, rowID: rowID!) { _ in true }
+        return rowID!
+    }
+
+    mutating func update(_ state: ModelState) throws {
+        guard let rowID = state.rowID else { return }
+        let table = try table(of: state)
+        let columnIndices = table.columns.indices.filter {
+            state.changedProperties.contains(table.columns[$0].propertyIndex)
+        }
+        if !columnIndices.isEmpty {
+            var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
+            arguments.append(rowID.databaseValue)
+            try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
+                .execute(arguments: StatementArguments(arguments))
+        }
+        try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
+    }
+
+    private func writeExternalValues(
+        _ state: ModelState, _ table: TableLayout, rowID: Int64, where include: (TableLayout.Column) -> Bool
+    ) throws {
+        for column in table.externalColumns where include(column) {
+            let value = try table.encode(state, column)
+            try db.cachedStatement(sql: table.writeExternalValueSQL(column)).execute(arguments: [rowID, value])
+        }
+    }
+
+    // MARK: Relationships
+
+    /// The key a to-one relationship stores: the related row's, `NULL` when it holds nothing,
+    /// or `nil` when the related model has no row yet.
+    private func foreignKeyValue(_ state: ModelState, _ foreignKey: StoredRelationship) -> DatabaseValue? {
+        let value = state.values[foreignKey.propertyIndex]
+        if case .toOne(let rowID)? = value as? RelationshipFault { return rowID.databaseValue }
+        guard let related = RelatedModels.models(in: value).first else { return .null }
+        guard let relatedState = related.modelState, let rowID = rowID(of: relatedState) else { return nil }
+        return rowID.databaseValue
+    }
+
+    /// Writes the to-one keys and join rows of a model; for an updated model only those of
+    /// relationships it changed.
+    mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
+        guard let rowID = rowID(of: state) else { return }
+        let table = try table(of: state)
+        for relationship in table.relationships {
+            if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
+            let value = state.values[relationship.propertyIndex]
+            if value is RelationshipFault { continue }
+            switch relationship.storage {
+            case .foreignKey(let column):
+                let key = foreignKeyValue(state, relationship) ?? .null
+                try db.cachedStatement(
+                    sql: "UPDATE \(table.tableName) SET \(column.quotedDatabaseIdentifier) = ? WHERE \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+                ).execute(arguments: [key, rowID])
+            case .inverseForeignKey:
+                break
+            case .joinTable(let joinTable, let ownColumn, let otherColumn):
+                let quotedTable = joinTable.quotedDatabaseIdentifier
+                try db.cachedStatement(sql: "DELETE FROM \(quotedTable) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
+                    .execute(arguments: [rowID])
+                let insert = try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO \(quotedTable) (\(ownColumn.quotedDatabaseIdentifier), \(otherColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
+                for related in RelatedModels.models(in: value) {
+                    guard let relatedState = related.modelState, !relatedState.isDeleted,
+                          let relatedRowID = self.rowID(of: relatedState)
+                    else { continue }
+                    try insert.execute(arguments: [rowID, relatedRowID])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import OpenSwiftData
+
+@Model final class Shelf {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \Book.shelf) var books: [Book] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Book {
+    var title: String
+    var pages: Int
+    var shelf: Shelf?
+    init(title: String, pages: Int, shelf: Shelf? = nil) {
+        self.title = title
+        self.pages = pages
+        self.shelf = shelf
+    }
+}
+
+@Model final class Student {
+    var name: String
+    var courses: [Course] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Course {
+    var title: String
+    @Relationship(inverse: \Student.courses) var students: [Student] = []
+    init(title: String) { self.title = title }
+}
+
+@Model final class Writer {
+    var name: String
+    var essays: [Essay] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Essay {
+    var title: String
+    var writer: Writer?
+    init(title: String) { self.title = title }
+}
+
+@Model final class Library {
+    var name: String
+    @Relationship(deleteRule: .deny) var members: [Member] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Member {
+    var name: String
+    var library: Library?
+    init(name: String) { self.name = name }
+}
+
+@Model final class Country {
+    var name: String
+    @Relationship(deleteRule: .cascade) var cities: [City] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class City {
+    var name: String
+    var country: Country?
+    @Relationship(deleteRule: .cascade) var streets: [Street] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Street {
+    var name: String
+    var city: City?
+    init(name: String) { self.name = name }
+}
+
+@Model final class Playlist {
+    var name: String
+    @Relationship(inverse: nil) var songs: [Song] = []
+    var favorite: Song?
+    init(name: String) { self.name = name }
+}
+
+@Model final class Song {
+    var title: String
+    init(title: String) { self.title = title }
+}
+
+@Model final class Team {
+    var name: String
+    @Relationship(minimumModelCount: 1, maximumModelCount: 2) var players: [Player] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Player {
+    var name: String
+    var team: Team?
+    init(name: String) { self.name = name }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import OpenSwiftData
+
+@Suite struct RelationshipTests {
+    private func container(_ url: URL, _ types: any PersistentModel.Type...) throws -> ModelContainer {
+        try ModelContainer(for: Schema(types), configurations: ModelConfiguration(url: url))
+    }
+
+    @Test func inversesUpdateInMemoryAtOnce() {
+        let shelf = Shelf(name: "Fiction")
+        let book = Book(title: "Dune", pages: 412)
+        shelf.books.append(book)
+        #expect(book.shelf === shelf)
+
+        let other = Book(title: "Emma", pages: 300)
+        other.shelf = shelf
+        #expect(shelf.books.map(\.title) == ["Dune", "Emma"])
+
+        let second = Shelf(name: "Classics")
+        other.shelf = second
+        #expect(shelf.books.map(\.title) == ["Dune"])
+        #expect(second.books.map(\.title) == ["Emma"])
+
+        shelf.books.removeAll()
+        #expect(book.shelf == nil)
+    }
+
+    @Test func insertingTheRootSavesTheGraphAndItReadsBackAfterReopening() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try container(url, Shelf.self))
+            let shelf = Shelf(name: "Fiction")
+            shelf.books = [Book(title: "Dune", pages: 412), Book(title: "Emma", pages: 300)]
+            let inInit = Book(title: "Ulysses", pages: 730, shelf: shelf)
+            context.insert(shelf)
+            try context.save()
+            #expect(inInit.modelContext === context)
+            #expect(shelf.books.count == 3)
+        }
+        let context = ModelContext(try container(url, Shelf.self, Book.self))
+        let shelves = try context.fetch(FetchDescriptor<Shelf>())
+        #expect(shelves.count == 1)
+        #expect(Set(shelves[0].books.map(\.title)) == ["Dune", "Emma", "Ulysses"])
+        let books = try context.fetch(FetchDescriptor<Book>())
+        #expect(books.count == 3)
+        #expect(books.allSatisfy { $0.shelf === shelves[0] })
+    }
+
+    @Test func movingAModelBetweenOwnersIsSaved() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try container(url, Shelf.self))
+        let fiction = Shelf(name: "Fiction")
+        let classics = Shelf(name: "Classics")
+        let emma = Book(title: "Emma", pages: 300)
+        fiction.books.append(emma)
+        context.insert(fiction)
+        context.insert(classics)
+        try context.save()
+        emma.shelf = classics
+        try context.save()
+        let reread = ModelContext(try container(url, Shelf.self))
+        let shelves = try reread.fetch(FetchDescriptor<Shelf>(sortBy: [SortDescriptor(\.name)]))
+        #expect(shelves.map(\.name) == ["Classics", "Fiction"])
+        #expect(shelves[0].books.map(\.title) == ["Emma"])
+        #expect(shelves[1].books.isEmpty)
+    }
+
+    @Test func manyToManyIsSavedFromBothSides() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try container(url, Student.self))
+            let ann = Student(name: "Ann")
+            let bob = Student(name: "Bob")
+            let math = Course(title: "Math")
+            let art = Course(title: "Art")
+            ann.courses = [math, art]
+            art.students.append(bob)
+            #expect(Set(math.students.map(\.name)) == ["Ann"])
+            #expect(Set(bob.courses.map(\.title)) == ["Art"])
+            context.insert(ann)
+            context.insert(bob)
+            try context.save()
+        }
+        let context = ModelContext(try container(url, Student.self))
+        let students = try context.fetch(FetchDescriptor<Student>(sortBy: [SortDescriptor(\.name)]))
+        #expect(Set(students[0].courses.map(\.title)) == ["Math", "Art"])
+        #expect(students[1].courses.map(\.title) == ["Art"])
+        let art = try #require(students[1].courses.first)
+        #expect(Set(art.students.map(\.name)) == ["Ann", "Bob"])
+
+        art.students.removeAll { $0.name == "Ann" }
+        try context.save()
+        let again = ModelContext(try container(url, Student.self))
+        let ann = try again.fetch(FetchDescriptor<Student>(sortBy: [SortDescriptor(\.name)]))[0]
+        #expect(ann.courses.map(\.title) == ["Math"])
+    }
+
+    @Test func inversesAreInferredWhenUnambiguous() throws {
+        let schema = Schema([Writer.self])
+        #expect(schema.entitiesByName["Writer"]?.relationshipsByName["essays"]?.inverseName == "writer")
+        #expect(schema.entitiesByName["Essay"]?.relationshipsByName["writer"]?.inverseName == "essays")
+        #expect(schema.entitiesByName["Playlist"] == nil)
+        let playlist = Schema([Playlist.self])
+        #expect(playlist.entitiesByName["Playlist"]?.relationshipsByName["songs"]?.inverseName == nil)
+        #expect(playlist.entitiesByName["Song"] != nil)
+        let essay = Essay(title: "On Trees")
+        let writer = Writer(name: "Ann")
+        essay.writer = writer
+        #expect(writer.essays.map(\.title) == ["On Trees"])
+    }
+
+    @Test func nullifyEmptiesTheInverseOfADeletedModel() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try container(url, Writer.self))
+        let writer = Writer(name: "Ann")
+        let essay = Essay(title: "On Trees")
+        writer.essays.append(essay)
+        context.insert(writer)
+        try context.save()
+        context.delete(writer)
+        try context.save()
+        #expect(essay.writer == nil)
+        let reread = try ModelContext(try container(url, Writer.self)).fetch(FetchDescriptor<Essay>())
+        #expect(reread.count == 1)
+        #expect(reread[0].writer == nil)
+    }
+
+    @Test func cascadeDeletesThreeLevelsDeep() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try container(url, Country.self))
+            let country = Country(name: "France")
+            let paris = City(name: "Paris")
+            paris.streets = [Street(name: "Rue de Rivoli"), Street(name: "Rue Cler")]
+            let lyon = City(name: "Lyon")
+            lyon.streets = [Street(name: "Rue de la République")]
+            country.cities = [paris, lyon]
+            context.insert(country)
+            let other = Country(name: "Italy")
+            let rome = City(name: "Rome")
+            rome.streets = [Street(name: "Via del Corso")]
+            other.cities = [rome]
+            context.insert(other)
+            try context.save()
+        }
+        let context = ModelContext(try container(url, Country.self))
+        let france = try context.fetch(FetchDescriptor<Country>(predicate: #Predicate { $0.name == "France" }))[0]
+        context.delete(france)
+        try context.save()
+        let reread = ModelContext(try container(url, Country.self))
+        #expect(try reread.fetch(FetchDescriptor<Country>()).map(\.name) == ["Italy"])
+        #expect(try reread.fetch(FetchDescriptor<City>()).map(\.name) == ["Rome"])
+        #expect(try reread.fetch(FetchDescriptor<Street>()).map(\.name) == ["Via del Corso"])
+    }
+
+    @Test func denyRefusesTheSaveAndWritesNothing() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try container(url, Library.self))
+        let library = Library(name: "Central")
+        library.members.append(Member(name: "Ann"))
+        context.insert(library)
+        try context.save()
+        let before = try Data(contentsOf: url)
+
+        context.delete(library)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(error == .modelValidationFailure)
+        #expect(error.description.contains("Library"))
+        #expect(error.description.contains("members"))
+        #expect(error.description.contains(".deny"))
+        #expect(try Data(contentsOf: url) == before)
+        let reread = ModelContext(try container(url, Library.self))
+        #expect(try reread.fetchCount(FetchDescriptor<Library>()) == 1)
+        #expect(try reread.fetch(FetchDescriptor<Member>())[0].library?.name == "Central")
+
+        context.rollback()
+        library.members.removeAll()
+        context.delete(library)
+        try context.save()
+        #expect(try ModelContext(try container(url, Library.self)).fetchCount(FetchDescriptor<Library>()) == 0)
+    }
+
+    @Test func oneWayRelationshipsPersist() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try container(url, Playlist.self))
+            let playlist = Playlist(name: "Road")
+            let songs = [Song(title: "A"), Song(title: "B")]
+            playlist.songs = songs
+            playlist.favorite = songs[1]
+            context.insert(playlist)
+            try context.save()
+        }
+        let context = ModelContext(try container(url, Playlist.self))
+        let playlist = try context.fetch(FetchDescriptor<Playlist>())[0]
+        #expect(Set(playlist.songs.map(\.title)) == ["A", "B"])
+        #expect(playlist.favorite?.title == "B")
+        #expect(try context.fetchCount(FetchDescriptor<Song>()) == 2)
+    }
+
+    @Test func modelCountBoundsAreCheckedAtSave() throws {
+        let context = ModelContext(try ModelContainer(for: Team.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let team = Team(name: "Empty")
+        context.insert(team)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(error.description.contains("Team.players holds 0 models"))
+        team.players = [Player(name: "A"), Player(name: "B"), Player(name: "C")]
+        #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
+        team.players.removeLast()
+        try context.save()
+        // Player C joined the context when it joined the team; leaving the team does not delete it.
+        #expect(try context.fetchCount(FetchDescriptor<Player>()) == 3)
+        #expect(try ModelContext(context.container).fetch(FetchDescriptor<Team>())[0].players.count == 2)
+    }
+
+    @Test func oneObjectPerRowHoldsAcrossRelationships() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try container(url, Shelf.self))
+            let shelf = Shelf(name: "S")
+            shelf.books = [Book(title: "A", pages: 1), Book(title: "B", pages: 2)]
+            context.insert(shelf)
+            try context.save()
+        }
+        let context = ModelContext(try container(url, Shelf.self))
+        let books = try context.fetch(FetchDescriptor<Book>(sortBy: [SortDescriptor(\.title)]))
+        let shelf = try #require(books[0].shelf)
+        #expect(books[1].shelf === shelf)
+        #expect(shelf.books.contains { $0 === books[0] })
+    }
+}
