@@ -40,7 +40,7 @@ struct Demo: ParsableCommand {
         }
 
         let toyStories = try context.fetch(FetchDescriptor<Film>(
-            predicate: #Predicate { $0.title.contains("Toy Story") },
+            predicate: #Predicate { $0.title.localizedStandardContains("toy story") },
             sortBy: [SortDescriptor(\.releaseYear, order: .reverse)]))
         print("Titles containing \"toy story\", newest first: \(toyStories.map(\.title).joined(separator: ", "))")
     }

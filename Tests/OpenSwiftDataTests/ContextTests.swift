@@ -124,7 +124,7 @@ import Testing
 
         recent.includePendingChanges = false
         #expect(try context.fetch(recent).map(\.title) == [])
-        #expect(try context.fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.year > 2000 })) == 3)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.year > 2000 })) == 2)
     }
 
     @Test func limitAndOffsetPageThroughSortedResults() throws {

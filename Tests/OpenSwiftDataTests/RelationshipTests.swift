@@ -207,11 +207,15 @@ import Testing
         #expect(error.description.contains("Team.players holds 0 models"))
         team.players = [Player(name: "A"), Player(name: "B"), Player(name: "C")]
         #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
-        team.players.removeLast()
+        let removed = team.players.removeLast()
+        #expect(removed.team == nil)
         try context.save()
+        #expect(team.players.count == 2)
         // Player C joined the context when it joined the team; leaving the team does not delete it.
         #expect(try context.fetchCount(FetchDescriptor<Player>()) == 3)
-        #expect(try ModelContext(context.container).fetch(FetchDescriptor<Team>())[0].players.count == 2)
+        let reread = ModelContext(context.container)
+        let rereadTeam = try reread.fetch(FetchDescriptor<Team>())[0]
+        #expect(rereadTeam.players.map(\.name).sorted() == ["A", "B"])
     }
 
     @Test func oneObjectPerRowHoldsAcrossRelationships() throws {
@@ -228,5 +232,50 @@ import Testing
         let shelf = try #require(books[0].shelf)
         #expect(books[1].shelf === shelf)
         #expect(shelf.books.contains { $0 === books[0] })
+    }
+}
+
+@Suite struct PrefetchingTests {
+    @Test func prefetchingLoadsRelationshipsWithOneQueryEach() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: url)))
+            for shelfNumber in 0..<20 {
+                let shelf = Shelf(name: "S\(shelfNumber)")
+                shelf.books = (0..<5).map { Book(title: "B\(shelfNumber)-\($0)", pages: $0) }
+                context.insert(shelf)
+            }
+            try context.save()
+        }
+        func statements(prefetching: Bool) throws -> (Int, Int) {
+            let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: url))
+            let store = try #require(container.stores.first)
+            let context = ModelContext(container)
+            var shelves = FetchDescriptor<Shelf>()
+            var books = FetchDescriptor<Book>()
+            if prefetching {
+                shelves.relationshipKeyPathsForPrefetching = [\.books]
+                books.relationshipKeyPathsForPrefetching = [\.shelf]
+            }
+            _ = try context.fetchCount(shelves)  // opens the reading connection, which queries too
+            let before = store.executedQueryCount
+            let fetchedShelves = try context.fetch(shelves)
+            let bookCount = fetchedShelves.reduce(0) { $0 + $1.books.count }
+            let shelfStatements = store.executedQueryCount - before
+
+            let other = ModelContext(container)
+            let middle = store.executedQueryCount
+            let names = Set(try other.fetch(books).compactMap { $0.shelf?.name })
+            let bookStatements = store.executedQueryCount - middle
+            #expect(bookCount == 100)
+            #expect(names.count == 20)
+            return (shelfStatements, bookStatements)
+        }
+        let lazy = try statements(prefetching: false)
+        let prefetched = try statements(prefetching: true)
+        #expect(lazy.0 > 20)
+        #expect(lazy.1 > 20)
+        #expect(prefetched.0 == 2)
+        #expect(prefetched.1 == 2)
     }
 }

@@ -269,6 +269,14 @@ public class ModelContext: Equatable {
 
     /// The models matching the descriptor, in its order.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
+        let results = try fetchModels(descriptor)
+        if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+            try prefetch(descriptor.relationshipKeyPathsForPrefetching, of: results)
+        }
+        return results
+    }
+
+    private func fetchModels<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
         let query = try Query(descriptor, in: self)
         guard let pending = pendingStates(of: query.table, if: descriptor.includePendingChanges) else {
             let rows = try query.store.fetchRows(
@@ -436,7 +444,11 @@ public class ModelContext: Equatable {
             self.store = store
             self.table = table
             condition = try descriptor.predicate.map { try PredicateTranslator.sql(for: $0, columns: table) }
-            orderBy = descriptor.sortBy.isEmpty ? nil : try SortTranslator.sql(for: descriptor.sortBy, columns: table)
+            // Ties keep the order rows were stored in, as a stable sort in memory would.
+            orderBy = descriptor.sortBy.isEmpty
+                ? nil
+                : try SortTranslator.sql(for: descriptor.sortBy, columns: table)
+                    + ", \(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
         }
     }
 

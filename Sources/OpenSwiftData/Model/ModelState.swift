@@ -96,7 +96,13 @@ class ModelState {
     func resolvedValue(at index: Int) -> Any? {
         guard let fault = values[index] as? RelationshipFault else { return values[index] }
         let property = layout.properties[index]
-        let resolved = context?.resolve(fault, of: self, at: index) ?? property.emptyValue
+        guard let context else {
+            guard isDeleted else {
+                fatalError("\(layout.entityName).\(property.name) cannot be loaded: the ModelContext that fetched the model no longer exists. Keep the context alive while you use its models")
+            }
+            return property.emptyValue
+        }
+        let resolved = context.resolve(fault, of: self, at: index)
         values[index] = resolved
         return resolved
     }

@@ -20,6 +20,11 @@ final class SQLiteStore: Sendable {
     let isReadOnly: Bool
     let tables: [String: TableLayout]
     private let database: any DatabaseWriter
+    private let statementCounter: StatementCounter
+
+    /// How many queries the store's connections have run: what shows that a fetch with
+    /// prefetching runs one query per relationship, not one per model.
+    var executedQueryCount: Int { statementCounter.value }
 
     /// Opens the store at `location`, creating it when there is nothing there yet.
     ///
@@ -38,11 +43,18 @@ final class SQLiteStore: Sendable {
         }
         self.tables = tables
 
+        let statementCounter = StatementCounter()
+        self.statementCounter = statementCounter
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
+            db.trace(options: .statement) { event in
+                if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {
+                    statementCounter.increment()
+                }
+            }
         }
         do {
             switch location {
@@ -213,16 +225,21 @@ final class SQLiteStore: Sendable {
             var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
             while let row = try cursor.next() {
                 let rowID: Int64 = row[0]
-                var values = try table.decodeValues(row)
-                for column in table.externalColumns {
-                    values[column.propertyIndex] = ExternalValueFault { [self] in
-                        try readExternalValue(table, column, rowID: rowID)
-                    }
-                }
-                rows.append((rowID, values))
+                rows.append((rowID, try modelValues(table, row, rowID: rowID)))
             }
             return rows
         }
+    }
+
+    /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
+    private func modelValues(_ table: TableLayout, _ row: Row, rowID: Int64) throws -> ContiguousArray<Any?> {
+        var values = try table.decodeValues(row)
+        for column in table.externalColumns {
+            values[column.propertyIndex] = ExternalValueFault { [self] in
+                try readExternalValue(table, column, rowID: rowID)
+            }
+        }
+        return values
     }
 
     /// The value of an `.externalStorage` attribute of one row.
@@ -311,6 +328,36 @@ final class SQLiteStore: Sendable {
         } catch let error as DatabaseError {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
+        }
+    }
+
+    /// The rows of `destination` that a to-many relationship holds for each of the rows
+    /// `owners`, as (owner, row) pairs, in one query.
+    func fetchRelatedRows(
+        _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
+    ) throws -> [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] {
+        let placeholders = Array(repeating: "?", count: owners.count).joined(separator: ", ")
+        let arguments = StatementArguments(owners.map(\.databaseValue))
+        let ownerColumn: String
+        var sql = "SELECT \(destination.selectList), "
+        switch relationship.storage {
+        case .foreignKey(let column), .inverseForeignKey(let column):
+            ownerColumn = "\(destination.tableName).\(column.quotedDatabaseIdentifier)"
+            sql += "\(ownerColumn) FROM \(destination.tableName) WHERE \(ownerColumn) IN (\(placeholders))"
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            let join = table.quotedDatabaseIdentifier
+            ownerColumn = "\(join).\(ownColumn.quotedDatabaseIdentifier)"
+            sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) WHERE \(ownerColumn) IN (\(placeholders))"
+        }
+        return try database.read { db in
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            var pairs: [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] = []
+            while let row = try cursor.next() {
+                let owner: Int64 = row[row.count - 1]
+                let rowID: Int64 = row[0]
+                pairs.append((owner, (rowID, try modelValues(destination, row, rowID: rowID))))
+            }
+            return pairs
         }
     }
 

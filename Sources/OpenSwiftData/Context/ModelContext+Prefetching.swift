@@ -1,0 +1,83 @@
+import GRDB
+
+extension ModelContext {
+    /// Loads the models that the given relationships of `models` hold, with one query per
+    /// relationship instead of one per model, so reading those relationships afterwards runs
+    /// no query.
+    func prefetch<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) throws {
+        guard !models.isEmpty else { return }
+        let layout = ModelLayout.of(T.self)
+        let store = try store(for: layout)
+        guard let table = store.tables[layout.entityName] else { return }
+        let states = models.map { Self.state(of: $0) }
+        for keyPath in keyPaths {
+            guard let index = layout.index(of: keyPath),
+                  let relationship = table.relationships.first(where: { $0.propertyIndex == index }),
+                  let destinationStore = container.store(forEntity: relationship.destination),
+                  let destination = destinationStore.tables[relationship.destination]
+            else {
+                throw SwiftDataError.unsupportedKeyPath.explaining(
+                    "\(keyPath) in relationshipKeyPathsForPrefetching is not a relationship of \(layout.entityName)")
+            }
+            let query = Query(store: destinationStore, table: destination, condition: nil, orderBy: nil)
+            if relationship.isToOne {
+                try prefetchToOne(states, index, query)
+            } else {
+                try prefetchToMany(states, relationship, query)
+            }
+        }
+    }
+
+    private func prefetchToOne(_ states: [ModelState], _ index: Int, _ query: Query) throws {
+        let entity = query.table.entity.name
+        var missing: [Int64] = []
+        for state in states {
+            if case .toOne(let rowID)? = state.values[index] as? RelationshipFault, registered[entity]?[rowID] == nil {
+                missing.append(rowID)
+            }
+        }
+        for batch in Set(missing).chunked(by: 500) {
+            _ = try models(query.table.layout.modelType, rowIDs: batch, query)
+        }
+    }
+
+    private func prefetchToMany(_ states: [ModelState], _ relationship: StoredRelationship, _ query: Query) throws {
+        let owners = states.filter { $0.rowID != nil && $0.values[relationship.propertyIndex] is RelationshipFault }
+        guard !owners.isEmpty, let destinationType = owners[0].layout.properties[relationship.propertyIndex].destination else { return }
+        var members: [Int64: [any PersistentModel]] = [:]
+        for batch in owners.compactMap(\.rowID).chunked(by: 500) {
+            for (owner, model) in try query.store.fetchRelatedRows(relationship, ofRows: batch, in: query.table) {
+                let related = materializeRow(destinationType, model.rowID, model.values, query)
+                if related.modelState?.isDeleted != true {
+                    members[owner, default: []].append(related)
+                }
+            }
+        }
+        for owner in owners {
+            owner.values[relationship.propertyIndex] = RelatedModels.toManyValue(members[owner.rowID!] ?? [], of: destinationType)
+        }
+    }
+
+    private func materializeRow(
+        _ type: any PersistentModel.Type, _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query
+    ) -> any PersistentModel {
+        materialize(rowID, values, query, as: type)
+    }
+}
+
+extension Collection {
+    /// The elements in arrays of at most `size`.
+    func chunked(by size: Int) -> [[Element]] {
+        var chunks: [[Element]] = []
+        var chunk: [Element] = []
+        for element in self {
+            chunk.append(element)
+            if chunk.count == size {
+                chunks.append(chunk)
+                chunk = []
+            }
+        }
+        if !chunk.isEmpty { chunks.append(chunk) }
+        return chunks
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import GRDB
+
+// `localizedStandardContains(_:)`, `localizedCompare(_:)` and `caseInsensitiveCompare(_:)` in
+// `#Predicate`.
+//
+// The `#Predicate` macro turns `$0.title.localizedStandardContains("toy")` into
+// `PredicateExpressions.build_localizedStandardContains(...)`. Apple's Foundation defines these
+// builders and their expression types; the open-source Foundation (Linux, Windows) does not, so
+// without the declarations below such predicates would not compile there. They have Apple's
+// names, generic signatures and meaning, and conform to `StandardPredicateExpression` (so a
+// `Predicate` accepts them). The SQL translations at the end of the file serve both Apple's
+// types and these.
+
+#if !canImport(Darwin)
+extension PredicateExpressions {
+    /// `root.localizedStandardContains(other)`: a case- and diacritic-insensitive search that
+    /// follows the current locale.
+    public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
+        PredicateExpression
+    where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        public typealias Output = Bool
+
+        public let root: Root
+        public let other: Other
+
+        public init(root: Root, other: Other) {
+            self.root = root
+            self.other = other
+        }
+
+        public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
+            QueryFunctions.localizedStandardContains(
+                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        }
+    }
+
+    /// `root.localizedCompare(other)`: a comparison in the current locale.
+    public struct StringLocalizedCompare<Root: PredicateExpression, Other: PredicateExpression>:
+        PredicateExpression
+    where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        public typealias Output = ComparisonResult
+
+        public let root: Root
+        public let other: Other
+
+        public init(root: Root, other: Other) {
+            self.root = root
+            self.other = other
+        }
+
+        public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
+            QueryFunctions.localizedCompare(
+                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        }
+    }
+
+    /// `root.caseInsensitiveCompare(other)`: a comparison that ignores case, in no particular
+    /// locale.
+    public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Other: PredicateExpression>:
+        PredicateExpression
+    where Root.Output: StringProtocol, Other.Output: StringProtocol {
+        public typealias Output = ComparisonResult
+
+        public let root: Root
+        public let other: Other
+
+        public init(root: Root, other: Other) {
+            self.root = root
+            self.other = other
+        }
+
+        public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
+            QueryFunctions.caseInsensitiveCompare(
+                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        }
+    }
+
+    public static func build_localizedStandardContains<Root, Other>(
+        _ root: Root, _ other: Other
+    ) -> StringLocalizedStandardContains<Root, Other> {
+        StringLocalizedStandardContains(root: root, other: other)
+    }
+
+    public static func build_localizedCompare<Root, Other>(
+        _ root: Root, _ other: Other
+    ) -> StringLocalizedCompare<Root, Other> {
+        StringLocalizedCompare(root: root, other: other)
+    }
+
+    public static func build_caseInsensitiveCompare<Root, Other>(
+        _ root: Root, _ other: Other
+    ) -> StringCaseInsensitiveCompare<Root, Other> {
+        StringCaseInsensitiveCompare(root: root, other: other)
+    }
+}
+
+// Codable as Foundation's own binary expressions are: the two operands in an unkeyed container.
+
+extension PredicateExpressions.StringLocalizedStandardContains: Codable where Root: Codable, Other: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(root)
+        try container.encode(other)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Other: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(root)
+        try container.encode(other)
+    }
+}
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: Codable where Root: Codable, Other: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(root)
+        try container.encode(other)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedStandardContains: Sendable where Root: Sendable, Other: Sendable {}
+extension PredicateExpressions.StringLocalizedCompare: Sendable where Root: Sendable, Other: Sendable {}
+extension PredicateExpressions.StringCaseInsensitiveCompare: Sendable where Root: Sendable, Other: Sendable {}
+
+extension PredicateExpressions.StringLocalizedStandardContains: StandardPredicateExpression
+where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
+extension PredicateExpressions.StringLocalizedCompare: StandardPredicateExpression
+where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
+extension PredicateExpressions.StringCaseInsensitiveCompare: StandardPredicateExpression
+where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
+
+extension PredicateExpressions.StringLocalizedStandardContains: CustomStringConvertible {
+    public var description: String { "StringLocalizedStandardContains(root: \(root), other: \(other))" }
+}
+
+extension PredicateExpressions.StringLocalizedCompare: CustomStringConvertible {
+    public var description: String { "StringLocalizedCompare(root: \(root), other: \(other))" }
+}
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: CustomStringConvertible {
+    public var description: String { "StringCaseInsensitiveCompare(root: \(root), other: \(other))" }
+}
+#endif
+
+// MARK: - SQL
+
+extension PredicateTranslationScope {
+    /// `function(root, other)` for two string operands.
+    fileprivate func stringFunction(
+        _ function: String, _ root: any PredicateExpression, _ other: any PredicateExpression,
+        rootType: Any.Type, otherType: Any.Type, in node: Any.Type
+    ) throws -> (SQLFragment, [TranslatedExpression]) {
+        let string = try translate(root)
+        let argument = try translate(other)
+        guard SQLValueKind(rootType).isString, SQLValueKind(otherType).isString,
+              !SQLValueKind(rootType).isOptional, !SQLValueKind(otherType).isOptional
+        else {
+            throw unsupported(node, "only String operands translate to SQL")
+        }
+        let sql: SQLFragment = "\(raw: function)(\(try self.sql(string, in: node)), \(try self.sql(argument, in: node)))"
+        return (sql, [string, argument])
+    }
+}
+
+extension PredicateExpressions.StringLocalizedStandardContains: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        let (sql, operands) = try scope.stringFunction(
+            QueryFunctions.localizedStandardContainsFunction, root, other,
+            rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
+        if let folded = scope.folded(self, operands) { return folded }
+        return .sql(sql, type: Bool.self)
+    }
+}
+
+extension PredicateExpressions.StringLocalizedCompare: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        let (sql, operands) = try scope.stringFunction(
+            QueryFunctions.localizedCompareFunction, root, other,
+            rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
+        if let folded = scope.folded(self, operands) { return folded }
+        return .sql(sql, type: ComparisonResult.self)
+    }
+}
+
+extension PredicateExpressions.StringCaseInsensitiveCompare: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        let (sql, operands) = try scope.stringFunction(
+            QueryFunctions.caseInsensitiveCompareFunction, root, other,
+            rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
+        if let folded = scope.folded(self, operands) { return folded }
+        return .sql(sql, type: ComparisonResult.self)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+// The leaves of a predicate: captured values, `nil`, variables and key paths.
+
+extension PredicateExpressions.Value: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        .constant(value, type: Output.self)
+    }
+}
+
+extension PredicateExpressions.NilLiteral: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        .constant(Output.none as Any, type: Output.self)
+    }
+}
+
+extension PredicateExpressions.Variable: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        if key == scope.rootVariable {
+            throw scope.unsupported(
+                Self.self,
+                "the model itself cannot be compared in SQL; compare one of its stored attributes, "
+                    + "such as its persistentModelID, instead")
+        }
+        guard let bound = scope.value(of: key) else {
+            throw scope.unsupported(Self.self, "the variable is not bound by an enclosing expression")
+        }
+        return bound
+    }
+}
+
+extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        let anyKeyPath = keyPath as AnyKeyPath
+        if let variable = root as? any PredicateVariableReference, variable.key == scope.rootVariable {
+            return try column(anyKeyPath, in: scope)
+        }
+        let base = try scope.translate(root)
+        if let folded = scope.folded(self, [base]) {
+            return folded
+        }
+        let baseSQL = try scope.sql(base, in: Self.self)
+        let kind = base.kind
+        if base.codec?.storage == .codable || kind.storage == .json {
+            throw scope.unsupported(
+                Self.self,
+                "\(describeKeyPath(anyKeyPath)) reads inside \(base.keyPathDescription ?? "a value") of type \(kind.typeName), "
+                    + "which the store keeps as JSON, so its parts cannot be queried")
+        }
+        // Members with an exact SQL meaning. The base is never NULL here: optional chaining
+        // arrives as `flatMap`, whose variable stands for a non-NULL value.
+        if kind.isString {
+            if anyKeyPath == \String.isEmpty as AnyKeyPath {
+                return .sql("(\(baseSQL) = '')", type: Output.self)
+            }
+            if anyKeyPath == \String.count as AnyKeyPath {
+                return .sql("\(raw: QueryFunctions.characterCount)(\(baseSQL))", type: Output.self)
+            }
+        } else if kind.isData {
+            if anyKeyPath == \Data.isEmpty as AnyKeyPath {
+                return .sql("(length(\(baseSQL)) = 0)", type: Output.self)
+            }
+            if anyKeyPath == \Data.count as AnyKeyPath {
+                return .sql("length(\(baseSQL))", type: Output.self)
+            }
+        } else if ObjectIdentifier(kind.wrappedType) == ObjectIdentifier(Date.self) {
+            if anyKeyPath == \Date.timeIntervalSinceReferenceDate as AnyKeyPath {
+                return .sql(baseSQL, type: Output.self)
+            }
+            if anyKeyPath == \Date.timeIntervalSince1970 as AnyKeyPath {
+                let offset = SQLFragment.argument(Date.timeIntervalBetween1970AndReferenceDate.databaseValue)
+                return .sql("(\(baseSQL) + \(offset))", type: Output.self)
+            }
+        }
+        throw scope.unsupported(
+            Self.self,
+            "\(describeKeyPath(anyKeyPath)) has no SQL equivalent (supported on computed values: String.count, "
+                + "String.isEmpty, Data.count, Data.isEmpty, Date.timeIntervalSinceReferenceDate, "
+                + "Date.timeIntervalSince1970)")
+    }
+
+    /// The stored column of a key path on the model.
+    private func column(_ anyKeyPath: AnyKeyPath, in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        guard let column = scope.columns.column(for: anyKeyPath) else {
+            throw scope.unsupported(
+                Self.self,
+                "\(describeKeyPath(anyKeyPath)) does not name a stored attribute of \(scope.rootTypeName) "
+                    + "(computed and @Transient properties and relationships cannot be fetched by)")
+        }
+        var translated = TranslatedExpression.sql(
+            SQLFragment(column.sql), type: Output.self,
+            mayBeNull: column.codec.isOptional || Output.self is any OptionalProtocol.Type,
+            codec: column.codec)
+        translated.keyPathDescription = describeKeyPath(anyKeyPath, column: column)
+        return translated
+    }
+}
+
+extension SQLFragment.Interpolation {
+    /// Text spliced as SQL as it is: only for names this module defines, never for values.
+    mutating func appendInterpolation(raw text: String) {
+        fragment.sql += text
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+
+/// SQL functions and collations the generated SQL uses (e.g. for localizedStandardContains,
+/// caseInsensitiveCompare, and the `.localizedStandard` string comparator sorts use by default).
+/// The store calls this on every new connection.
+///
+/// Each one calls the same Swift code that evaluates the predicate or sort in memory, so SQL
+/// and `Predicate.evaluate` / `sorted(using:)` agree by construction:
+///
+/// | Name | Kind | Computes |
+/// |---|---|---|
+/// | `osd_localized_standard_contains(s, t)` | function | `s.localizedStandardContains(t)` as 0/1 |
+/// | `osd_localized_compare(s, t)` | function | `s.localizedCompare(t)` as -1/0/1 |
+/// | `osd_case_insensitive_compare(s, t)` | function | `s.caseInsensitiveCompare(t)` as -1/0/1 |
+/// | `osd_character_count(s)` | function | `s.count`: Swift's `Character`s, not code points |
+/// | `osd_float(x)` | function | `Double(Float(x))`, Swift's `Float` rounding |
+/// | `osd_real_divide(x, y)` | function | `x / y` on doubles: ±infinity for division by zero; fails on NaN |
+/// | `osd_unwrap(x)` | function | `x`, or fails the statement when `x` is NULL, like `x!` throwing |
+/// | `osd_invalid_range(lower, upper)` | function | fails the statement, as building `lower...upper` with `lower > upper` throws |
+/// | `osd_string_order` | collation | `String`'s `<` and `==` (Unicode canonical equivalence) |
+/// | `osd_lexical` | collation | `String.StandardComparator.lexical` |
+/// | `osd_localized_standard` | collation | `localizedStandardCompare`, the `.localizedStandard` comparator |
+/// | `osd_localized` | collation | `localizedCompare`, the `.localized` comparator |
+///
+/// The localized ones use `Locale.current`, as Foundation does, so they are registered as
+/// non-deterministic: SQLite will not use them in indexes, whose order must never change.
+enum QueryFunctions {
+    static let localizedStandardContainsFunction = "osd_localized_standard_contains"
+    static let localizedCompareFunction = "osd_localized_compare"
+    static let caseInsensitiveCompareFunction = "osd_case_insensitive_compare"
+    static let characterCount = "osd_character_count"
+    static let roundToFloat = "osd_float"
+    static let realDivide = "osd_real_divide"
+    static let unwrap = "osd_unwrap"
+    static let invalidRange = "osd_invalid_range"
+
+    static let stringOrderCollation = "osd_string_order"
+    static let lexicalCollation = "osd_lexical"
+    static let localizedStandardCollation = "osd_localized_standard"
+    static let localizedCollation = "osd_localized"
+
+    static func install(in db: Database) {
+        db.add(function: stringFunction(localizedStandardContainsFunction, pure: false) { string, other in
+            localizedStandardContains(string, other)
+        })
+        db.add(function: stringFunction(localizedCompareFunction, pure: false) { string, other in
+            localizedCompare(string, other).rawValue
+        })
+        db.add(function: stringFunction(caseInsensitiveCompareFunction, pure: true) { string, other in
+            caseInsensitiveCompare(string, other).rawValue
+        })
+        db.add(function: DatabaseFunction(characterCount, argumentCount: 1, pure: true) { arguments in
+            text(arguments[0])?.count
+        })
+        db.add(function: DatabaseFunction(roundToFloat, argumentCount: 1, pure: true) { arguments in
+            Double.fromDatabaseValue(arguments[0]).map { Double(Float($0)) }
+        })
+        db.add(function: DatabaseFunction(realDivide, argumentCount: 2, pure: true) { arguments in
+            guard let dividend = Double.fromDatabaseValue(arguments[0]),
+                  let divisor = Double.fromDatabaseValue(arguments[1])
+            else { return nil }
+            let quotient = dividend / divisor
+            if quotient.isNaN {
+                throw QueryFunctionError(
+                    "\(dividend) / \(divisor) is NaN, which SQLite cannot represent; "
+                        + "guard the division in the predicate")
+            }
+            return quotient
+        })
+        db.add(function: DatabaseFunction(unwrap, argumentCount: 1, pure: false) { arguments in
+            if arguments[0].isNull {
+                throw QueryFunctionError(
+                    "a value force-unwrapped with ! in the predicate is nil for this row "
+                        + "(Predicate.evaluate throws PredicateError.forceUnwrapFailure)")
+            }
+            return arguments[0]
+        })
+        db.add(function: DatabaseFunction(invalidRange, argumentCount: 2, pure: false) { arguments in
+            throw QueryFunctionError(
+                "a range in the predicate has a lower bound (\(arguments[0])) above its upper bound "
+                    + "(\(arguments[1])) for this row (Predicate.evaluate throws)")
+        })
+
+        db.add(collation: DatabaseCollation(stringOrderCollation) { lhs, rhs in
+            lhs < rhs ? .orderedAscending : lhs == rhs ? .orderedSame : .orderedDescending
+        })
+        db.add(collation: DatabaseCollation(lexicalCollation) { lhs, rhs in
+            String.StandardComparator.lexical.compare(lhs, rhs)
+        })
+        db.add(collation: DatabaseCollation(localizedStandardCollation) { lhs, rhs in
+            localizedStandardCompare(lhs, rhs)
+        })
+        db.add(collation: DatabaseCollation(localizedCollation) { lhs, rhs in
+            localizedCompare(lhs, rhs)
+        })
+    }
+
+    /// A two-argument function of strings that is NULL when either argument is.
+    private static func stringFunction(
+        _ name: String, pure: Bool, _ body: @escaping @Sendable (String, String) -> any DatabaseValueConvertible
+    ) -> DatabaseFunction {
+        DatabaseFunction(name, argumentCount: 2, pure: pure) { arguments in
+            guard let string = text(arguments[0]), let other = text(arguments[1]) else { return nil }
+            return body(string, other)
+        }
+    }
+
+    /// The text of a TEXT argument, or of a BLOB holding UTF-8.
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .string(let string): string
+        case .blob(let data): String(decoding: data, as: UTF8.self)
+        default: nil
+        }
+    }
+
+    // MARK: The shared Swift semantics
+    //
+    // Used both by the SQL functions above and by the in-memory `evaluate` of the
+    // `PredicateExpressions` types this package adds on platforms without them, so the two
+    // cannot disagree.
+
+    /// Case- and diacritic-insensitive, locale-aware search, as Foundation defines
+    /// `localizedStandardContains(_:)`.
+    static func localizedStandardContains(_ string: String, _ other: String) -> Bool {
+        string.localizedStandardContains(other)
+    }
+
+    /// Comparison in the current locale, as `localizedCompare(_:)`.
+    static func localizedCompare(_ string: String, _ other: String) -> ComparisonResult {
+        string.localizedCompare(other)
+    }
+
+    /// Case-insensitive, non-localized comparison, as `caseInsensitiveCompare(_:)`.
+    static func caseInsensitiveCompare(_ string: String, _ other: String) -> ComparisonResult {
+        string.caseInsensitiveCompare(other)
+    }
+
+    /// Finder-like ordering, as `localizedStandardCompare(_:)`.
+    static func localizedStandardCompare(_ string: String, _ other: String) -> ComparisonResult {
+        string.localizedStandardCompare(other)
+    }
+}
+
+/// A failure inside one of the ``QueryFunctions``; SQLite reports it as the statement's error.
+struct QueryFunctionError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

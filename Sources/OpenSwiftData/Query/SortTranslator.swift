@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// Turns `SortDescriptor`s into an SQLite `ORDER BY` list that orders rows exactly as
+/// `models.sorted(using: descriptors)` orders the models in memory.
+///
+/// - `.forward` is `ASC`, `.reverse` is `DESC`; later descriptors break ties of earlier ones.
+/// - `nil` sorts before every value in `.forward` order and after them in `.reverse` order,
+///   which is what `SortDescriptor.compare` does and what SQLite does with NULL.
+/// - Strings sort with the descriptor's comparator, through a collation that calls the same
+///   Swift code: `String`'s own `<` when the descriptor has no string comparator (a plain
+///   `SortDescriptor(\.title)` in the open-source Foundation), `osd_lexical` for `.lexical`,
+///   and on Apple platforms `osd_localized_standard` for `.localizedStandard` (their default
+///   for `String` key paths) and `osd_localized` for `.localized`.
+/// - `UInt` and `UInt64`, stored as signed bit patterns, sort as unsigned.
+/// - A `RawRepresentable` type sorts by its stored raw value, after checking (when it is
+///   `CaseIterable`) that its `<` is that order.
+///
+/// Models whose keys compare equal come out in an unspecified order in SQL, where
+/// `sorted(using:)` keeps their previous order: append the primary key to the list to make the
+/// result deterministic and equal to sorting the models in primary-key order.
+enum SortTranslator {
+    /// An ORDER BY list (without the keywords) for the descriptors, or
+    /// `SwiftDataError.unsupportedSortDescriptor.explaining(...)` naming the key path.
+    static func sql<T>(for sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> String {
+        var terms: [String] = []
+        for descriptor in sortDescriptors {
+            terms.append(contentsOf: try self.terms(for: descriptor, columns: columns))
+        }
+        return terms.joined(separator: ", ")
+    }
+
+    /// How a string column is ordered.
+    enum StringOrdering: Equatable {
+        /// `String`'s `Comparable` conformance.
+        case comparable
+        case lexical
+        case localizedStandard
+        case localized
+
+        var collation: String {
+            switch self {
+            case .comparable: QueryFunctions.stringOrderCollation
+            case .lexical: QueryFunctions.lexicalCollation
+            case .localizedStandard: QueryFunctions.localizedStandardCollation
+            case .localized: QueryFunctions.localizedCollation
+            }
+        }
+    }
+
+    private static func terms<T>(for descriptor: SortDescriptor<T>, columns: some ColumnResolving) throws -> [String] {
+        guard let keyPath = descriptor.keyPath else {
+            throw SwiftDataError.unsupportedSortDescriptor.explaining(
+                "a SortDescriptor<\(readableTypeName(T.self))> without a key path cannot be sorted by in SQL")
+        }
+        guard let column = columns.column(for: keyPath) else {
+            throw SwiftDataError.unsupportedSortDescriptor.explaining(
+                "\(describeKeyPath(keyPath)) does not name a stored attribute of \(readableTypeName(T.self)) "
+                    + "(computed and @Transient properties and relationships cannot be sorted by)")
+        }
+        let stringOrdering: StringOrdering?
+        if let comparator = descriptor.stringComparator {
+            guard let known = ordering(of: comparator) else {
+                throw SwiftDataError.unsupportedSortDescriptor.explaining(
+                    "the string comparator \(comparator) of the sort by \(describeKeyPath(keyPath, column: column)) has no SQL collation")
+            }
+            stringOrdering = known
+        } else {
+            stringOrdering = nil
+        }
+        return try terms(
+            column: column, valueType: type(of: keyPath).valueType, stringOrdering: stringOrdering,
+            order: descriptor.order, keyPathDescription: describeKeyPath(keyPath, column: column))
+    }
+
+    /// The `ORDER BY` terms for one column.
+    ///
+    /// - Parameters:
+    ///   - valueType: the Swift type of the key path's value, optional or not.
+    ///   - stringOrdering: the comparator's ordering for strings, nil for `Comparable` order.
+    static func terms(
+        column: ResolvedColumn, valueType: Any.Type, stringOrdering: StringOrdering?, order: SortOrder,
+        keyPathDescription: String
+    ) throws -> [String] {
+        let direction = order == .forward ? "ASC" : "DESC"
+        let kind = SQLValueKind(valueType)
+        func unsupported(_ reason: String) -> SwiftDataError {
+            SwiftDataError.unsupportedSortDescriptor.explaining(
+                "cannot sort by \(keyPathDescription) (\(kind.typeName)) in SQL: \(reason)")
+        }
+        if kind.isRawRepresentable {
+            guard let comparable = kind.wrappedType as? any Comparable.Type else {
+                throw unsupported("the type is not Comparable")
+            }
+            if rawValueOrderAgrees(comparable) == false {
+                throw unsupported(
+                    "its < does not follow its raw values, which is how the store orders it")
+            }
+        }
+        switch kind.storage {
+        case .integer, .real, .float, .blob:
+            return ["\(column.sql) \(direction)"]
+        case .unsignedBitPattern:
+            return ["(\(column.sql) < 0) \(direction)", "\(column.sql) \(direction)"]
+        case .text:
+            guard kind.isString || kind.isRawRepresentable else {
+                throw unsupported("values of this type are not ordered by their text")
+            }
+            let ordering = stringOrdering ?? .comparable
+            if kind.isRawRepresentable && ordering != .comparable {
+                throw unsupported("a string comparator only applies to String values")
+            }
+            return ["\(column.sql) COLLATE \(ordering.collation) \(direction)"]
+        case .boolean:
+            throw unsupported("Bool is not Comparable")
+        case .decimal:
+            throw unsupported("decimals are stored as text, which does not order like numbers")
+        case .json:
+            throw unsupported("the value is stored as JSON, which does not order like the values")
+        case .unsupported:
+            throw unsupported("the value cannot be stored in a column")
+        }
+    }
+
+    private static func rawValueOrderAgrees<V: Comparable>(_ type: V.Type) -> Bool? {
+        RawValueOrdering.agrees(V.self)
+    }
+
+    /// The ordering a string comparator stands for, or nil when no collation implements it.
+    static func ordering(of comparator: String.StandardComparator) -> StringOrdering? {
+        let base = String.StandardComparator(comparator, order: .forward)
+        if base == String.StandardComparator(.lexical, order: .forward) { return .lexical }
+        #if canImport(Darwin)
+        if base == String.StandardComparator(.localizedStandard, order: .forward) { return .localizedStandard }
+        if base == String.StandardComparator(.localized, order: .forward) { return .localized }
+        #endif
+        return nil
+    }
+}
