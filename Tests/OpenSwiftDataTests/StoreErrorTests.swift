@@ -73,8 +73,8 @@ import Testing
         }
         let before = try Data(contentsOf: url)
         let error = try openError(url, Person.self)
-        #expect(error.description.contains("entity Movie removed"))
-        #expect(error.description.contains("entity Person added"))
+        #expect(error.description.contains("the entity Movie holds 1 row"))
+        #expect(error.description.contains("nothing was changed"))
         #expect(try Data(contentsOf: url) == before)
         let movies = try ModelContext(ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
             .fetch(FetchDescriptor<Movie>())

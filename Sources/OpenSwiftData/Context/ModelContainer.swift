@@ -49,6 +49,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         configurations: [ModelConfiguration]
     ) throws {
         try givenSchema.validate()
+        if let migrationPlan {
+            try MigrationPlanner.check(migrationPlan, target: givenSchema)
+        }
         schema = givenSchema
         self.migrationPlan = migrationPlan
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
@@ -65,12 +68,28 @@ public class ModelContainer: Equatable, @unchecked Sendable {
                 : Schema(entityNames.compactMap { givenSchema.layouts[$0]?.modelType }, version: givenSchema.version)
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
+            if case .file(let url) = location, configuration.allowsSave {
+                try StoreMigration.migrateIfNeeded(at: url, to: storeSchema, plan: migrationPlan)
+            }
             let store = try SQLiteStore(location: location, schema: storeSchema, allowsSave: configuration.allowsSave)
             stores.append(store)
             for name in entityNames { storeByEntity[name] = store }
         }
         self.stores = stores
         self.storeByEntity = storeByEntity
+    }
+
+    /// A container over a store that a migration stage is changing, for the stage's context.
+    init(migrating store: SQLiteStore) {
+        schema = store.schema
+        migrationPlan = nil
+        if case .file(let url) = store.location {
+            orderedConfigurations = [ModelConfiguration(url: url)]
+        } else {
+            orderedConfigurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
+        }
+        stores = [store]
+        storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
     }
 
     private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {

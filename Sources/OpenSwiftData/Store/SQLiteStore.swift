@@ -19,7 +19,7 @@ final class SQLiteStore: Sendable {
     let schema: Schema
     let isReadOnly: Bool
     let tables: [String: TableLayout]
-    private let database: any DatabaseWriter
+    private let connection: Connection
     private let statementCounter: StatementCounter
 
     /// How many queries the store's connections have run: what shows that a fetch with
@@ -59,16 +59,19 @@ final class SQLiteStore: Sendable {
         do {
             switch location {
             case .inMemory:
-                database = try DatabaseQueue(configuration: configuration)
+                let database = try DatabaseQueue(configuration: configuration)
+                connection = .own(database)
                 identifier = try Self.create(in: database, schema: schema, tables: tables)
             case .file(let url):
                 let existing = try Self.inspectFile(at: url, readOnly: readOnly)
                 if let existing { try Self.check(existing, against: schema, location: location) }
+                let database: DatabasePool
                 do {
                     database = try DatabasePool(path: url.path, configuration: configuration)
                 } catch {
                     throw Self.openError(url, error)
                 }
+                connection = .own(database)
                 if let existing {
                     identifier = existing.storeIdentifier
                 } else if readOnly {
@@ -138,7 +141,7 @@ final class SQLiteStore: Sendable {
     /// Reads an existing store's metadata through a read-only connection, so that a file which
     /// turns out not to be a store, or to be another schema's store, is never written to.
     /// Returns `nil` when there is no store there yet.
-    private static func inspectFile(at url: URL, readOnly: Bool) throws -> StoreMetadata? {
+    static func inspectFile(at url: URL, readOnly: Bool) throws -> StoreMetadata? {
         try checkFile(at: url, readOnly: readOnly)
         guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
@@ -212,6 +215,51 @@ final class SQLiteStore: Sendable {
         }
     }
 
+    /// Opens the store over a connection that is migrating it, inside the migration's
+    /// transaction: what a migration stage's contexts read and save through. Saves become
+    /// savepoints of that transaction.
+    init(migrating db: Database, schema: Schema, identifier: String, location: Location) {
+        self.location = location
+        self.schema = schema
+        self.identifier = identifier
+        isReadOnly = false
+        statementCounter = StatementCounter()
+        connection = .migration(UncheckedSendable(db))
+        var tables: [String: TableLayout] = [:]
+        for entity in schema.entities {
+            guard let layout = schema.layouts[entity.name] else { continue }
+            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema)
+        }
+        self.tables = tables
+    }
+
+    /// The store's database: its own connections, or a migration's connection.
+    private enum Connection: Sendable {
+        case own(any DatabaseWriter)
+        case migration(UncheckedSendable<Database>)
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        switch connection {
+        case .own(let database): try database.read(body)
+        case .migration(let db): try body(db.value)
+        }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        switch connection {
+        case .own(let database):
+            return try database.write(body)
+        case .migration(let db):
+            var result: T?
+            try db.value.inSavepoint {
+                result = try body(db.value)
+                return .commit
+            }
+            return result!
+        }
+    }
+
     // MARK: Reading
 
     /// The rows of an entity, each as its primary key and its model values.
@@ -219,7 +267,7 @@ final class SQLiteStore: Sendable {
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
     ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
         let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
-        return try database.read { db in
+        return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
@@ -244,7 +292,7 @@ final class SQLiteStore: Sendable {
 
     /// The value of an `.externalStorage` attribute of one row.
     func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
-        let stored = try database.read { db in
+        let stored = try read { db in
             try DatabaseValue.fetchOne(db.cachedStatement(sql: table.readExternalValueSQL(column)), arguments: [rowID])
         }
         return try column.codec.decode(stored ?? .null)
@@ -257,7 +305,7 @@ final class SQLiteStore: Sendable {
         let (sql, arguments) = selectSQL(
             table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition,
             orderBy: orderBy, limit: limit, offset: offset)
-        return try database.read { db in
+        return try read { db in
             try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         }
     }
@@ -265,7 +313,7 @@ final class SQLiteStore: Sendable {
     /// The number of an entity's matching rows.
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
         let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil)
-        return try database.read { db in
+        return try read { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
         }
     }
@@ -306,7 +354,7 @@ final class SQLiteStore: Sendable {
                 "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was saved")
         }
         do {
-            return try database.write { db in
+            return try write { db in
                 var writer = RowWriter(db: db, tables: tables)
                 for state in changes.deleted { try writer.delete(state) }
                 var rowIDs: [Int64] = []
@@ -349,7 +397,7 @@ final class SQLiteStore: Sendable {
             ownerColumn = "\(join).\(ownColumn.quotedDatabaseIdentifier)"
             sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) WHERE \(ownerColumn) IN (\(placeholders))"
         }
-        return try database.read { db in
+        return try read { db in
             let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             var pairs: [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] = []
             while let row = try cursor.next() {
@@ -380,7 +428,7 @@ final class SQLiteStore: Sendable {
 
     /// Deletes every row of every entity, keeping the tables.
     func eraseAllRows() throws {
-        try database.write { db in
+        try write { db in
             for table in tables.values {
                 for relationship in table.relationships where relationship.createsJoinTable {
                     if case .joinTable(let joinTable, _, _) = relationship.storage {

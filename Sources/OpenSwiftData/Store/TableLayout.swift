@@ -92,19 +92,19 @@ struct TableLayout: @unchecked Sendable {
         }
         for foreignKey in foreignKeys {
             let name = "\(entity.name)_key_\(foreignKey.name)".quotedDatabaseIdentifier
-            statements.append("CREATE INDEX \(name) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))")
+            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))")
         }
         for relationship in relationships where relationship.createsJoinTable {
             guard case .joinTable(let table, _, _) = relationship.storage else { continue }
             statements.append(
-                "CREATE TABLE \(table.quotedDatabaseIdentifier) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID")
+                "CREATE TABLE IF NOT EXISTS \(table.quotedDatabaseIdentifier) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID")
             statements.append(
-                "CREATE INDEX \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
+                "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
         }
         let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
         for column in externalColumns {
             statements.append(
-                "CREATE TABLE \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))")
+                "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))")
         }
         return statements
     }
@@ -126,7 +126,7 @@ struct TableLayout: @unchecked Sendable {
     private func indexSQL(columns: [String], unique: Bool) -> String {
         let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))"
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))"
     }
 
     /// `UPDATE` of the given columns of one row; the row's key is the last argument.

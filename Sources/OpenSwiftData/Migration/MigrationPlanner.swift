@@ -1,0 +1,157 @@
+/// One step of a migration: from one structure to the next, with the custom stage's closures
+/// when the plan declares one.
+struct MigrationStep {
+    let from: Schema
+    let to: Schema
+    let fromName: String
+    let toName: String
+    let willMigrate: (@Sendable (ModelContext) throws -> Void)?
+    let didMigrate: (@Sendable (ModelContext) throws -> Void)?
+}
+
+/// Turns a store's recorded schema, the schema the container opens it with, and the app's
+/// migration plan (if any) into the steps that bring the store up to date — after checking the
+/// plan, so a broken plan is reported before the store is touched.
+enum MigrationPlanner {
+    static func steps(
+        stored metadata: StoreMetadata, target: Schema, plan: (any SchemaMigrationPlan.Type)?, store: String
+    ) throws -> [MigrationStep] {
+        let stored = try metadata.schema()
+        guard let plan else {
+            if stored.version > target.version {
+                throw SwiftDataError.backwardMigration.explaining(
+                    "\(store) was written by version \(stored.version) of the schema, newer than this app's \(target.version); it was left untouched. Update the app")
+            }
+            return [MigrationStep(
+                from: stored, to: target, fromName: "the stored schema \(stored.version)",
+                toName: "the current models \(target.version)", willMigrate: nil, didMigrate: nil)]
+        }
+        let (versions, targetIndex) = try check(plan, target: target)
+        var steps: [MigrationStep] = []
+        var storeIndex = versions.firstIndex { $0.schema.fingerprint == metadata.fingerprint }
+        if storeIndex == nil {
+            if let recorded = versions.firstIndex(where: { $0.schema.version.description == metadata.versionIdentifier }) {
+                // A shipped version edited in place: bring the store to what the version now
+                // declares, if that is lightweight, then carry on.
+                migrationLog.warning(
+                    "\(store) records version \(versions[recorded].name) but its structure differs from what that version declares now (\(SchemaDifference(from: stored.entities, to: versions[recorded].schema.entities))); migrating it as a lightweight change. Freeze shipped versions instead of editing them")
+                steps.append(MigrationStep(
+                    from: stored, to: versions[recorded].schema, fromName: "the stored \(versions[recorded].name)",
+                    toName: versions[recorded].name, willMigrate: nil, didMigrate: nil))
+                storeIndex = recorded
+            } else if let newest = versions.last, stored.version > newest.schema.version {
+                throw SwiftDataError.backwardMigration.explaining(
+                    "\(store) was written by schema version \(stored.version), newer than every version this app declares (up to \(newest.name)); it was left untouched. Update the app")
+            } else {
+                let nearest = nearestVersion(to: stored.entities, in: versions)
+                throw SwiftDataError.unknownSchema.explaining(
+                    "\(store) has a structure that matches no version of \(plan); it differs from the nearest, \(nearest.version.name), by: \(nearest.difference). It was left untouched. Declare the version it was written with (copy the models as they shipped) as the plan's first schema")
+            }
+        }
+        guard let start = storeIndex else { return steps }
+        if start > targetIndex {
+            throw SwiftDataError.backwardMigration.explaining(
+                "\(store) is at \(versions[start].name), newer than the models the container opens it with (\(versions[targetIndex].name)); it was left untouched. Open it with the newer models")
+        }
+        for index in start..<targetIndex {
+            let from = versions[index]
+            let to = versions[index + 1]
+            var willMigrate: (@Sendable (ModelContext) throws -> Void)?
+            var didMigrate: (@Sendable (ModelContext) throws -> Void)?
+            for stage in plan.stages {
+                if case .custom(let stageFrom, let stageTo, let will, let did) = stage,
+                   stageFrom == from.type, stageTo == to.type {
+                    willMigrate = will
+                    didMigrate = did
+                }
+            }
+            steps.append(MigrationStep(
+                from: from.schema, to: to.schema, fromName: from.name, toName: to.name,
+                willMigrate: willMigrate, didMigrate: didMigrate))
+        }
+        return steps
+    }
+
+    /// Checks the plan, and that the container's models are one of its versions; returns the
+    /// versions and the index of that one. Runs whenever a container is given a plan, before any
+    /// store is opened.
+    @discardableResult
+    static func check(_ plan: any SchemaMigrationPlan.Type, target: Schema) throws -> (versions: [VersionInfo], targetIndex: Int) {
+        let versions = plan.schemas.map { VersionInfo($0) }
+        try validate(plan, versions)
+        guard let targetIndex = versions.firstIndex(where: { $0.schema.fingerprint == target.fingerprint }) else {
+            let nearest = nearestVersion(to: target.entities, in: versions)
+            throw SwiftDataError.unknownSchema.explaining(
+                "the models the container was created with match no version of \(plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
+        }
+        return (versions, targetIndex)
+    }
+
+    /// One version of a plan, with its schema built once.
+    struct VersionInfo {
+        let type: any VersionedSchema.Type
+        let schema: Schema
+        var name: String { "\(type) (\(type.versionIdentifier))" }
+
+        init(_ type: any VersionedSchema.Type) {
+            self.type = type
+            schema = Schema(versionedSchema: type)
+        }
+    }
+
+    /// Refuses a plan whose versions share a structure, are out of order, or whose stages name
+    /// versions outside the plan, skip versions or go backwards.
+    static func validate(_ plan: any SchemaMigrationPlan.Type, _ versions: [VersionInfo]) throws {
+        guard !versions.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.explaining("\(plan).schemas is empty; list every version of the models, oldest first")
+        }
+        for version in versions {
+            try version.schema.validate()
+        }
+        for (index, version) in versions.enumerated() {
+            for earlier in versions[..<index] where earlier.schema.fingerprint == version.schema.fingerprint {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(plan) declares \(earlier.name) and \(version.name) with identical structure, so a store cannot tell them apart (SwiftData crashes with \"Duplicate version checksums detected\"). Remove one of them: adding a property with a default value, or changing a default or a delete rule, needs no new version. If only the meaning of stored data changed, set a hashModifier on the affected property")
+            }
+            if index > 0, !(versions[index - 1].schema.version < version.schema.version) {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(plan).schemas must go from oldest to newest, but \(version.name) follows \(versions[index - 1].name); order them by versionIdentifier")
+            }
+        }
+        for stage in plan.stages {
+            let (from, to) = stage.versions
+            guard let fromIndex = versions.firstIndex(where: { $0.type == from }) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "a stage of \(plan) migrates from \(from), which is not in \(plan).schemas; add it there")
+            }
+            guard let toIndex = versions.firstIndex(where: { $0.type == to }) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "a stage of \(plan) migrates to \(to), which is not in \(plan).schemas; add it there")
+            }
+            if toIndex <= fromIndex {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "a stage of \(plan) goes backwards, from \(versions[fromIndex].name) to \(versions[toIndex].name); stages go from a version to the next one")
+            }
+            if toIndex != fromIndex + 1 {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "a stage of \(plan) goes from \(versions[fromIndex].name) to \(versions[toIndex].name), skipping \(versions[fromIndex + 1].name); declare one stage per pair of consecutive versions")
+            }
+        }
+    }
+
+    private static func nearestVersion(to entities: [Schema.Entity], in versions: [VersionInfo])
+        -> (version: VersionInfo, difference: SchemaDifference) {
+        versions.map { ($0, SchemaDifference(from: $0.schema.entities, to: entities)) }
+            .min { $0.1.changes.count < $1.1.changes.count }!
+    }
+}
+
+extension MigrationStage {
+    /// The versions the stage goes from and to.
+    var versions: (from: any VersionedSchema.Type, to: any VersionedSchema.Type) {
+        switch self {
+        case .lightweight(let from, let to): (from, to)
+        case .custom(let from, let to, _, _): (from, to)
+        }
+    }
+}

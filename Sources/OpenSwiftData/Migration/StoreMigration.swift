@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// Brings a store file to the structure of the schema a container opens it with, in one
+/// transaction: every step of the plan, its custom stages' closures and the store's new
+/// metadata are committed together or not at all.
+///
+/// Before changing anything it copies the store beside itself as `<file>.backup` (replacing an
+/// older backup). If a stage throws, a constraint fails or the process dies, the store is left
+/// exactly as it was. What ran is logged through ``migrationLog`` and recorded in the store's
+/// `_osd_migrations` table.
+enum StoreMigration {
+    static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?) throws {
+        guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false),
+              metadata.fingerprint != target.fingerprint
+        else { return }
+        let store = "the store \(url.path)"
+        let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store)
+        guard !steps.isEmpty else { return }
+        try migrate(url, metadata: metadata, steps: steps, plan: plan)
+    }
+
+    private static func migrate(
+        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], plan: (any SchemaMigrationPlan.Type)?
+    ) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in QueryFunctions.install(in: db) }
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try backUp(queue, url)
+        let started = Date()
+        do {
+            try queue.inTransaction(.immediate) { db in
+                try MigrationHistory.createTable(in: db)
+                var current = try metadata.schema().entities
+                for step in steps {
+                    try run(step, from: current, db, url: url, identifier: metadata.storeIdentifier, plan: plan)
+                    current = step.to.entities
+                }
+                return .commit
+            }
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
+        }
+        migrationLog.info("migrated \(url.path) through \(steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+    }
+
+    private static func backUp(_ queue: DatabaseQueue, _ url: URL) throws {
+        let backup = url.path + ".backup"
+        try? FileManager.default.removeItem(atPath: backup)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [backup])
+        }
+    }
+
+    private static func run(
+        _ step: MigrationStep, from current: [Schema.Entity], _ db: Database, url: URL, identifier: String,
+        plan: (any SchemaMigrationPlan.Type)?
+    ) throws {
+        let started = Date()
+        let before = db.totalChangesCount
+        if let willMigrate = step.willMigrate {
+            try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
+        }
+        var structure = StructureMigration(
+            from: current, to: step.to, fillsEmptyValues: step.didMigrate != nil,
+            dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
+        try structure.run(in: db)
+        try StoreMetadata(storeIdentifier: identifier, schema: step.to).write(to: db)
+        if let didMigrate = step.didMigrate {
+            try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate")
+        }
+        let rows = db.totalChangesCount - before
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        try MigrationHistory.record(step, sql: structure.executedSQL, rowsChanged: rows, milliseconds: milliseconds, in: db)
+        migrationLog.info(
+            "\(step.fromName) → \(step.toName): \(step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms",
+            metadata: ["sql": .array(structure.executedSQL.map { .string($0) })])
+    }
+
+    /// Runs a custom stage's closure with a context over the migrating transaction; what the
+    /// closure saves, and what it leaves unsaved, is written into the migration.
+    private static func runStage(
+        _ closure: @Sendable (ModelContext) throws -> Void, schema: Schema, _ db: Database, url: URL,
+        identifier: String, step: MigrationStep, phase: String
+    ) throws {
+        let store = SQLiteStore(migrating: db, schema: schema, identifier: identifier, location: .file(url))
+        let context = ModelContext(ModelContainer(migrating: store))
+        do {
+            try closure(context)
+            if context.hasChanges { try context.save() }
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the \(phase) closure of the stage from \(step.fromName) to \(step.toName) threw \(error); the migration was rolled back and the store is as it was")
+        }
+    }
+}

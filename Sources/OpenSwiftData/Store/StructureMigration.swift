@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+
+/// Changes the tables of a store from one schema's structure to another's, inside the caller's
+/// transaction: the lightweight part of a migration.
+///
+/// Entities are matched by name, attributes and relationships by name or by the new property's
+/// `originalName`. A new entity gets its table; a removed one loses it. A changed entity's table
+/// is rebuilt: a new table is created, every row copied into it (renamed columns from their old
+/// names, added columns from their declared default or `NULL`), the old table dropped and the
+/// new one renamed, and its indices created again. Before anything is written, every change that
+/// would lose or invent data is collected and refused together, each named with its entity and
+/// property and the way to make it work.
+struct StructureMigration {
+    let old: [Schema.Entity]
+    let new: Schema
+    /// Whether a custom stage will fill new non-optional attributes that have no default: they
+    /// then start with their type's empty value (0, "", false, empty data, the reference date).
+    let fillsEmptyValues: Bool
+    let fromName: String
+    let toName: String
+    /// Whether entities the new schema lacks may be dropped with their rows: only when a
+    /// migration plan declares the versions. Without one, a store whose stored entities are
+    /// missing from the models is more likely the wrong store than a wish to delete data.
+    let dropsRemovedEntities: Bool
+
+    /// The SQL run, for the migration's report.
+    private(set) var executedSQL: [String] = []
+
+    init(
+        from old: [Schema.Entity], to new: Schema, fillsEmptyValues: Bool, dropsRemovedEntities: Bool,
+        fromName: String, toName: String
+    ) {
+        self.old = old
+        self.dropsRemovedEntities = dropsRemovedEntities
+        self.new = new
+        self.fillsEmptyValues = fillsEmptyValues
+        self.fromName = fromName
+        self.toName = toName
+    }
+
+    mutating func run(in db: Database) throws {
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var plans: [(TableLayout, Schema.Entity?)] = []
+        var blocking: [String] = []
+        for entity in new.entities {
+            guard let layout = new.layouts[entity.name] else { continue }
+            let table = TableLayout(entity: entity, layout: layout, schema: new)
+            plans.append((table, oldByName[entity.name]))
+            if let previous = oldByName[entity.name] {
+                blocking += try problems(migrating: previous, to: table, db)
+            }
+        }
+        let newNames = Set(new.entities.map(\.name))
+        if !dropsRemovedEntities {
+            for entity in old where !newNames.contains(entity.name) {
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                if rows > 0 {
+                    blocking.append(
+                        "the entity \(entity.name) holds \(rows) row\(rows == 1 ? "" : "s") but is not among the models the store is opened with; open the store with its models, or declare the versions in a SchemaMigrationPlan to remove the entity on purpose")
+                }
+            }
+        }
+        guard blocking.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the store cannot be migrated from \(fromName) to \(toName) without losing data; nothing was changed:\n"
+                    + blocking.map { "- \($0)" }.joined(separator: "\n"))
+        }
+        for entity in old where !newNames.contains(entity.name) {
+            try execute("DROP TABLE IF EXISTS \(entity.name.quotedDatabaseIdentifier)", db)
+        }
+        for (table, previous) in plans {
+            if let previous {
+                // The same structure under the same name needs no work.
+                if Schema(previous).fingerprint != Schema(table.entity).fingerprint {
+                    try rebuild(table, from: previous, db)
+                }
+            } else {
+                for sql in table.creationSQL { try execute(sql, db) }
+            }
+        }
+    }
+
+    private mutating func execute(_ sql: String, _ db: Database, arguments: StatementArguments = []) throws {
+        executedSQL.append(sql)
+        try db.execute(sql: sql, arguments: arguments)
+    }
+
+    /// Where a new column's values come from.
+    private enum Source {
+        case column(String)
+        case value(DatabaseValue)
+        case columnOr(String, DatabaseValue)
+        case null
+    }
+
+    private func source(of attribute: Schema.Attribute, codec: ValueCodec, in previous: Schema.Entity) -> Source? {
+        let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+        let fill: DatabaseValue? = defaultValue(of: attribute, codec: codec) ?? (fillsEmptyValues ? Self.emptyValue(codec.storage) : nil)
+        guard let oldAttribute else {
+            if attribute.isOptional { return fill.map(Source.value) ?? .null }
+            return fill.map(Source.value)
+        }
+        if oldAttribute.isOptional, !attribute.isOptional {
+            return fill.map { .columnOr(oldAttribute.name, $0) } ?? .column(oldAttribute.name)
+        }
+        return .column(oldAttribute.name)
+    }
+
+    private func defaultValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
+        guard let value = attribute.defaultValue else { return nil }
+        if let optional = value as? any OptionalProtocol, optional.wrappedValue == nil { return nil }
+        return try? codec.encode(value)
+    }
+
+    /// The value a new non-optional attribute starts with when a custom stage will fill it.
+    private static func emptyValue(_ storage: StorageType) -> DatabaseValue? {
+        switch storage {
+        case .bool, .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64:
+            0.databaseValue
+        case .double, .float, .date: 0.0.databaseValue
+        case .string, .url: "".databaseValue
+        case .decimal: "0".databaseValue
+        case .data: Data().databaseValue
+        case .uuid: Data(count: 16).databaseValue
+        case .codable: nil
+        }
+    }
+
+    /// Every reason the entity cannot be migrated without losing or inventing data.
+    private func problems(migrating previous: Schema.Entity, to table: TableLayout, _ db: Database) throws -> [String] {
+        var problems: [String] = []
+        let entity = table.entity
+        for column in table.columns + table.externalColumns {
+            guard let attribute = entity.attributesByName[column.name] else { continue }
+            let place = "\(entity.name).\(attribute.name)"
+            let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+            if let oldAttribute, oldAttribute.storageType != attribute.storageType
+                || (attribute.storageType == .codable && oldAttribute.valueTypeName != attribute.valueTypeName)
+            {
+                problems.append(
+                    "\(place) changes type from \(oldAttribute.valueTypeName) to \(attribute.valueTypeName) (\(toName)); a type change is not lightweight: add the new attribute under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version")
+                continue
+            }
+            guard let source = source(of: attribute, codec: column.codec, in: previous) else {
+                problems.append(
+                    "\(place) is added in \(toName) as non-optional with no default value, so existing rows would have no value; give it a default (`var \(attribute.name): \(attribute.valueTypeName) = ...`), make it optional, or fill it in a custom stage's didMigrate")
+                continue
+            }
+            if case .column(let name) = source, oldAttribute?.isOptional == true, !attribute.isOptional {
+                let nulls = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier) WHERE \(name.quotedDatabaseIdentifier) IS NULL") ?? 0
+                if nulls > 0 {
+                    problems.append(
+                        "\(place) becomes non-optional in \(toName) but \(nulls) row\(nulls == 1 ? " has" : "s have") no value; give it a default value, or fill the nils in a custom stage's willMigrate")
+                }
+            }
+        }
+        for constraint in entity.uniquenessConstraints where !previous.uniquenessConstraints.contains(constraint) {
+            let columns = constraint.compactMap { name -> String? in
+                guard let attribute = entity.attributesByName[name] else {
+                    return entity.relationshipsByName[name] != nil && previous.relationshipsByName[name] != nil ? name : nil
+                }
+                let old = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+                return old?.name
+            }
+            guard columns.count == constraint.count else { continue }
+            let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let duplicates = try Row.fetchAll(
+                db,
+                sql: "SELECT \(list), COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT 5")
+            if !duplicates.isEmpty {
+                let values = duplicates.map { row in
+                    "(" + (0..<constraint.count).map { "\(row[$0] as DatabaseValue)" }.joined(separator: ", ") + ") \(row[constraint.count] as Int) times"
+                }
+                problems.append(
+                    "\(entity.name) gets a unique constraint on \(constraint.joined(separator: ", ")) in \(toName), but stored rows repeat values: \(values.joined(separator: "; ")); remove the duplicates in a custom stage's willMigrate")
+            }
+        }
+        return problems
+    }
+
+    /// Copies the entity's rows into a table of the new layout and puts it in place.
+    private mutating func rebuild(_ table: TableLayout, from previous: Schema.Entity, _ db: Database) throws {
+        let entity = table.entity
+        let quotedName = entity.name.quotedDatabaseIdentifier
+        let temporary = "_osd_new_\(entity.name)".quotedDatabaseIdentifier
+        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
+        var targets = [key]
+        var expressions = [key]
+        var arguments = StatementArguments()
+        for column in table.columns {
+            guard let attribute = entity.attributesByName[column.name],
+                  let source = source(of: attribute, codec: column.codec, in: previous)
+            else { continue }
+            targets.append(column.name.quotedDatabaseIdentifier)
+            switch source {
+            case .column(let name):
+                expressions.append(name.quotedDatabaseIdentifier)
+            case .value(let value):
+                expressions.append("?")
+                arguments += [value]
+            case .columnOr(let name, let value):
+                expressions.append("COALESCE(\(name.quotedDatabaseIdentifier), ?)")
+                arguments += [value]
+            case .null:
+                expressions.append("NULL")
+            }
+        }
+        for foreignKey in table.foreignKeys {
+            let oldName = [foreignKey.relationship.originalName, foreignKey.name]
+                .first { previous.relationshipsByName[$0]?.isToOne == true }
+            targets.append(foreignKey.name.quotedDatabaseIdentifier)
+            expressions.append(oldName?.quotedDatabaseIdentifier ?? "NULL")
+        }
+        let creation = table.creationSQL
+        let createTable = creation[0].replacingOccurrences(of: "CREATE TABLE \(quotedName)", with: "CREATE TABLE \(temporary)")
+        try execute(createTable, db)
+        try execute(
+            "INSERT INTO \(temporary) (\(targets.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quotedName)",
+            db, arguments: arguments)
+        try execute("DROP TABLE \(quotedName)", db)
+        try execute("ALTER TABLE \(temporary) RENAME TO \(quotedName)", db)
+        for sql in creation.dropFirst() {
+            try execute(sql, db)
+        }
+        for attribute in previous.attributesInOrder where attribute.options.contains(.externalStorage) {
+            let stillExternal = entity.attributesByName[attribute.name]?.options.contains(.externalStorage) == true
+            if !stillExternal {
+                try execute("DROP TABLE IF EXISTS \("_osd_external_\(entity.name)_\(attribute.name)".quotedDatabaseIdentifier)", db)
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import OpenSwiftData
+
+// The Pixar film tracker of the seeds: V1 stores a release date, V2 splits it into a year and a
+// country, V3 adds an optional poster and a flag with a default.
+
+enum PixarSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
+
+    @Model final class PixarFilm {
+        var title: String
+        var releaseDate: Date
+        init(title: String, releaseDate: Date) {
+            self.title = title
+            self.releaseDate = releaseDate
+        }
+    }
+}
+
+enum PixarSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
+
+    @Model final class PixarFilm {
+        var title: String
+        var releaseYear: Int
+        var releaseCountry: String
+        init(title: String, releaseYear: Int, releaseCountry: String) {
+            self.title = title
+            self.releaseYear = releaseYear
+            self.releaseCountry = releaseCountry
+        }
+    }
+}
+
+enum PixarSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
+
+    @Model final class PixarFilm {
+        var title: String
+        var releaseYear: Int
+        var releaseCountry: String
+        var posterURL: URL?
+        var isAnimated: Bool = true
+        init(title: String, releaseYear: Int, releaseCountry: String) {
+            self.title = title
+            self.releaseYear = releaseYear
+            self.releaseCountry = releaseCountry
+        }
+    }
+}
+
+/// What willMigrate hands to didMigrate in the seed's V1 → V2 stage.
+let pixarBridge = Recorder<[String: Int]>([:])
+
+enum PixarMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PixarSchemaV1.self, PixarSchemaV2.self, PixarSchemaV3.self] }
+    static var stages: [MigrationStage] { [migrateV1toV2, migrateV2toV3] }
+
+    static let migrateV1toV2 = MigrationStage.custom(
+        fromVersion: PixarSchemaV1.self,
+        toVersion: PixarSchemaV2.self,
+        willMigrate: { context in
+            var years: [String: Int] = [:]
+            for film in try context.fetch(FetchDescriptor<PixarSchemaV1.PixarFilm>()) {
+                years[film.title] = Calendar(identifier: .gregorian).component(.year, from: film.releaseDate)
+            }
+            pixarBridge.value = years
+        },
+        didMigrate: { context in
+            for film in try context.fetch(FetchDescriptor<PixarSchemaV2.PixarFilm>()) {
+                film.releaseYear = pixarBridge.value[film.title] ?? 0
+                film.releaseCountry = "US"
+            }
+            try context.save()
+        })
+
+    static let migrateV2toV3 = MigrationStage.lightweight(fromVersion: PixarSchemaV2.self, toVersion: PixarSchemaV3.self)
+}
+
+// Budgets: V2 adds a non-optional description that a custom stage fills from the name.
+
+enum BudgetSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Budget.self] }
+    @Model final class Budget {
+        var name: String
+        var limit: Double
+        init(name: String, limit: Double) {
+            self.name = name
+            self.limit = limit
+        }
+    }
+}
+
+enum BudgetSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Budget.self] }
+    @Model final class Budget {
+        #Unique<Budget>([\.name])
+        var name: String
+        var limit: Double
+        var desc: String
+        init(name: String, limit: Double, desc: String) {
+            self.name = name
+            self.limit = limit
+            self.desc = desc
+        }
+    }
+}
+
+enum BudgetMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BudgetSchemaV1.self, BudgetSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(
+            fromVersion: BudgetSchemaV1.self, toVersion: BudgetSchemaV2.self,
+            willMigrate: { context in
+                // De-duplicate before the unique constraint arrives: keep the largest limit.
+                var kept: [String: BudgetSchemaV1.Budget] = [:]
+                for budget in try context.fetch(FetchDescriptor<BudgetSchemaV1.Budget>(sortBy: [SortDescriptor(\.limit, order: .reverse)])) {
+                    if kept[budget.name] == nil { kept[budget.name] = budget } else { context.delete(budget) }
+                }
+                try context.save()
+            },
+            didMigrate: { context in
+                for budget in try context.fetch(FetchDescriptor<BudgetSchemaV2.Budget>()) {
+                    budget.desc = "Budget for \(budget.name)"
+                }
+                try context.save()
+            })]
+    }
+}
+
+/// The same plan without the de-duplicating willMigrate.
+enum BudgetPlanWithoutDeduplication: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BudgetSchemaV1.self, BudgetSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: BudgetSchemaV1.self, toVersion: BudgetSchemaV2.self, willMigrate: nil, didMigrate: { context in
+            for budget in try context.fetch(FetchDescriptor<BudgetSchemaV2.Budget>()) { budget.desc = budget.name }
+        })]
+    }
+}
+
+struct StageFailure: Error, CustomStringConvertible {
+    var description: String { "the stage gave up" }
+}
+
+enum FailingBudgetPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BudgetSchemaV1.self, BudgetSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(
+            fromVersion: BudgetSchemaV1.self, toVersion: BudgetSchemaV2.self,
+            willMigrate: { context in
+                for budget in try context.fetch(FetchDescriptor<BudgetSchemaV1.Budget>()) { budget.limit = -1 }
+                try context.save()
+            },
+            didMigrate: { _ in throw StageFailure() })]
+    }
+}
+
+// The isFavorite trap: a version that only adds a property with a default has no new structure
+// if it only bumps the version number.
+
+enum NoteSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        var text: String
+        init(text: String) { self.text = text }
+    }
+}
+
+enum NoteSchemaV1Again: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 1, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        var text: String = ""
+        init(text: String) { self.text = text }
+    }
+}
+
+enum DuplicatePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NoteSchemaV1.self, NoteSchemaV1Again.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+enum NoteSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        @Attribute(originalName: "text") var body: String
+        var isFavorite: Bool = false
+        var pinnedAt: Date?
+        init(body: String) { self.body = body }
+    }
+}
+
+enum NoteSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        var body: String
+        var priority: Int
+        init(body: String) {
+            self.body = body
+            priority = 0
+        }
+    }
+}
+
+enum NotePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NoteSchemaV1.self, NoteSchemaV2.self] }
+    static var stages: [MigrationStage] { [] }
+}

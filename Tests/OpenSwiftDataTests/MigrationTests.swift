@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OpenSwiftData
+
+/// Every scenario seeds a real store file with the old version's models in one container, then
+/// opens it with the new version in another.
+@Suite(.serialized) struct MigrationTests {
+    private func seedPixarV1(_ url: URL) throws {
+        let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: PixarSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for (title, year) in [("Toy Story", 1995), ("Up", 2009), ("Coco", 2017)] {
+            let date = calendar.date(from: DateComponents(year: year, month: 6, day: 15))!
+            context.insert(PixarSchemaV1.PixarFilm(title: title, releaseDate: date))
+        }
+        try context.save()
+    }
+
+    @Test func pixarV1StoreOpensAtV3ThroughACustomAndALightweightStage() throws {
+        let url = temporaryStoreURL()
+        try seedPixarV1(url)
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
+            configurations: ModelConfiguration(url: url))
+        let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
+        #expect(films.map(\.title) == ["Toy Story", "Up", "Coco"])
+        #expect(films.map(\.releaseYear) == [1995, 2009, 2017])
+        #expect(films.allSatisfy { $0.releaseCountry == "US" && $0.isAnimated && $0.posterURL == nil })
+        #expect(try rawColumns(url, table: "PixarFilm") == ["_pk", "title", "releaseYear", "releaseCountry", "posterURL", "isAnimated"])
+        let history = try DatabaseQueue(path: url.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT fromVersion, toVersion, kind FROM _osd_migrations ORDER BY id")
+        }
+        #expect(history.map { $0["kind"] as String } == ["custom", "lightweight"])
+        #expect(FileManager.default.fileExists(atPath: url.path + ".backup"))
+
+        // Opened again, nothing runs.
+        _ = try ModelContainer(for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM _osd_migrations")[0] as Int == 2)
+    }
+
+    @Test func pixarV2StoreMigratesToV3Lightweight() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), configurations: ModelConfiguration(url: url)))
+            context.insert(PixarSchemaV2.PixarFilm(title: "Cars", releaseYear: 2006, releaseCountry: "US"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        let film = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>())[0]
+        #expect(film.title == "Cars")
+        #expect(film.releaseYear == 2006)
+        #expect(film.isAnimated)
+    }
+
+    @Test func aStoreWrittenWithoutVersionedSchemasIsRecognisedAsV1() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "buy milk"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: NotePlan.self, configurations: ModelConfiguration(url: url))
+        let memo = try ModelContext(container).fetch(FetchDescriptor<NoteSchemaV2.Memo>())[0]
+        #expect(memo.body == "buy milk")
+        #expect(memo.isFavorite == false)
+        #expect(memo.pinnedAt == nil)
+    }
+
+    @Test func lightweightChangesNeedNoPlan() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "a"))
+            context.insert(NoteSchemaV1.Memo(text: "b"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url))
+        let memos = try ModelContext(container).fetch(FetchDescriptor<NoteSchemaV2.Memo>(sortBy: [SortDescriptor(\.body)]))
+        #expect(memos.map(\.body) == ["a", "b"])
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "isFavorite", "pinnedAt"])
+    }
+
+    @Test func aNonOptionalAttributeWithoutDefaultIsRefusedAndTheStoreUntouched() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV2.Memo(body: "x"))
+            try context.save()
+        }
+        let before = try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'fingerprint'")[0] as String
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV3.Memo.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error.description.contains("Memo.priority"))
+        #expect(error.description.contains("non-optional with no default"))
+        #expect(try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'fingerprint'")[0] as String == before)
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "isFavorite", "pinnedAt"])
+    }
+
+    @Test func duplicateVersionChecksumsAreAnErrorNamingBothVersions() throws {
+        let url = temporaryStoreURL()
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV1Again.Memo.self, migrationPlan: DuplicatePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error.description.contains("NoteSchemaV1 (1.0.0)"))
+        #expect(error.description.contains("NoteSchemaV1Again (1.1.0)"))
+        #expect(error.description.contains("needs no new version"))
+    }
+
+    @Test func budgetsAreDeduplicatedBeforeTheUniqueConstraintAndDescribedAfter() throws {
+        let url = temporaryStoreURL()
+        func seed() throws {
+            try? FileManager.default.removeItem(at: url)
+            let context = ModelContext(try ModelContainer(for: BudgetSchemaV1.Budget.self, configurations: ModelConfiguration(url: url)))
+            context.insert(BudgetSchemaV1.Budget(name: "Food", limit: 100))
+            context.insert(BudgetSchemaV1.Budget(name: "Food", limit: 300))
+            context.insert(BudgetSchemaV1.Budget(name: "Rent", limit: 900))
+            try context.save()
+        }
+        try seed()
+        let refused = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: BudgetSchemaV2.Budget.self, migrationPlan: BudgetPlanWithoutDeduplication.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(refused.description.contains("unique constraint on name"))
+        #expect(refused.description.contains("\"Food\""))
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM Budget")[0] as Int == 3)
+
+        let container = try ModelContainer(for: BudgetSchemaV2.Budget.self, migrationPlan: BudgetMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        let budgets = try ModelContext(container).fetch(FetchDescriptor<BudgetSchemaV2.Budget>(sortBy: [SortDescriptor(\.name)]))
+        #expect(budgets.map(\.name) == ["Food", "Rent"])
+        #expect(budgets.map(\.limit) == [300, 900])
+        #expect(budgets.map(\.desc) == ["Budget for Food", "Budget for Rent"])
+    }
+
+    @Test func aFailingStageRollsEverythingBack() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: BudgetSchemaV1.Budget.self, configurations: ModelConfiguration(url: url)))
+            context.insert(BudgetSchemaV1.Budget(name: "Food", limit: 100))
+            try context.save()
+        }
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: BudgetSchemaV2.Budget.self, migrationPlan: FailingBudgetPlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error.description.contains("didMigrate"))
+        #expect(error.description.contains("the stage gave up"))
+        #expect(error.description.contains("rolled back"))
+        let budgets = try ModelContext(try ModelContainer(for: BudgetSchemaV1.Budget.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<BudgetSchemaV1.Budget>())
+        #expect(budgets.map(\.limit) == [100])
+    }
+
+    @Test func aStoreNewerThanTheAppIsRefused() throws {
+        let url = temporaryStoreURL()
+        _ = try ModelContainer(for: Schema(versionedSchema: PixarSchemaV3.self), configurations: ModelConfiguration(url: url))
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error == .backwardMigration)
+        #expect(error.description.contains("PixarSchemaV3"))
+        let withoutPlan = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), configurations: ModelConfiguration(url: url))
+        }
+        #expect(withoutPlan == .backwardMigration)
+    }
+}
