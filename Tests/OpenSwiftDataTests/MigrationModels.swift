@@ -214,3 +214,59 @@ enum NotePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NoteSchemaV1.self, NoteSchemaV2.self] }
     static var stages: [MigrationStage] { [] }
 }
+
+/// The Pixar V1 → V2 split written directly, old and new values in one step.
+enum PixarTransformPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PixarSchemaV1.self, PixarSchemaV2.self] }
+    static let migrateV1toV2 = MigrationStage.transform(
+        fromVersion: PixarSchemaV1.self, toVersion: PixarSchemaV2.self,
+        model: PixarSchemaV1.PixarFilm.self, to: PixarSchemaV2.PixarFilm.self, batchSize: 2
+    ) { old, new in
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        new.releaseYear = calendar.component(.year, from: old.releaseDate)
+        new.releaseCountry = old.title == "Coco" ? "MX" : "US"
+    }
+    static var stages: [MigrationStage] { [migrateV1toV2] }
+}
+
+// The seeds' user name split: name → firstName and lastName.
+
+enum UserSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+    @Model final class User {
+        var name: String
+        var email: String
+        init(name: String, email: String) {
+            self.name = name
+            self.email = email
+        }
+    }
+}
+
+enum UserSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+    @Model final class User {
+        var firstName: String
+        var lastName: String
+        var email: String
+        init(firstName: String, lastName: String, email: String) {
+            self.firstName = firstName
+            self.lastName = lastName
+            self.email = email
+        }
+    }
+}
+
+enum UserMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UserSchemaV1.self, UserSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: UserSchemaV1.self, toVersion: UserSchemaV2.self, model: UserSchemaV1.User.self, to: UserSchemaV2.User.self) { old, new in
+            let parts = old.name.split(separator: " ", maxSplits: 1).map(String.init)
+            new.firstName = parts.first ?? ""
+            new.lastName = parts.count > 1 ? parts[1] : ""
+        }]
+    }
+}

@@ -164,4 +164,32 @@ import Testing
         }
         #expect(withoutPlan == .backwardMigration)
     }
+
+    @Test func aTransformStageSeesOldAndNewValuesTogether() throws {
+        let url = temporaryStoreURL()
+        try seedPixarV1(url)
+        let container = try ModelContainer(for: PixarSchemaV2.PixarFilm.self, migrationPlan: PixarTransformPlan.self, configurations: ModelConfiguration(url: url))
+        let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV2.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
+        #expect(films.map(\.releaseYear) == [1995, 2009, 2017])
+        #expect(films.map(\.releaseCountry) == ["US", "US", "MX"])
+        let tables = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '_osd_old%'")
+        }
+        #expect(tables.isEmpty)
+    }
+
+    @Test func userNamesSplitIntoFirstAndLast() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: UserSchemaV1.User.self, configurations: ModelConfiguration(url: url)))
+            context.insert(UserSchemaV1.User(name: "Ada Lovelace", email: "ada@x"))
+            context.insert(UserSchemaV1.User(name: "Plato", email: "plato@x"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: UserSchemaV2.User.self, migrationPlan: UserMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        let users = try ModelContext(container).fetch(FetchDescriptor<UserSchemaV2.User>(sortBy: [SortDescriptor(\.email)]))
+        #expect(users.map(\.firstName) == ["Ada", "Plato"])
+        #expect(users.map(\.lastName) == ["Lovelace", ""])
+        #expect(users.map(\.email) == ["ada@x", "plato@x"])
+    }
 }

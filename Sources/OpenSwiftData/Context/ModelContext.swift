@@ -506,7 +506,7 @@ public class ModelContext: Equatable {
     }
 
     /// Lets go of the given rows' objects that have no unsaved changes.
-    private func forgetUnchanged(entity: String, rowIDs: [Int64]) {
+    func forgetUnchanged(entity: String, rowIDs: [Int64]) {
         for rowID in rowIDs {
             guard let state = registered[entity]?[rowID], !state.hasChanges else { continue }
             registered[entity]?[rowID] = nil

@@ -26,7 +26,11 @@ enum StoreMigration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in QueryFunctions.install(in: db) }
+        configuration.prepareDatabase { db in
+            QueryFunctions.install(in: db)
+            // Renaming a rebuilt table must not rewrite other tables' references to it.
+            try db.execute(sql: "PRAGMA legacy_alter_table = ON")
+        }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try backUp(queue, url)
         let started = Date()
@@ -68,11 +72,16 @@ enum StoreMigration {
         }
         var structure = StructureMigration(
             from: current, to: step.to, fillsEmptyValues: step.didMigrate != nil,
-            dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
+            dropsRemovedEntities: plan != nil, retainsOldTables: step.didMigrate != nil, fromName: step.fromName, toName: step.toName)
         try structure.run(in: db)
         try StoreMetadata(storeIdentifier: identifier, schema: step.to).write(to: db)
         if let didMigrate = step.didMigrate {
-            try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate")
+            let session = MigrationSession(
+                db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url)
+            try MigrationSession.$current.withValue(session) {
+                try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate")
+            }
+            try structure.dropRetainedTables(in: db)
         }
         let rows = db.totalChangesCount - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)

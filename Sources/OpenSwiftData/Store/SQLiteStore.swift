@@ -36,11 +36,7 @@ final class SQLiteStore: Sendable {
         self.schema = schema
         self.isReadOnly = !allowsSave
         let readOnly = !allowsSave && location != .inMemory
-        var tables: [String: TableLayout] = [:]
-        for entity in schema.entities {
-            guard let layout = schema.layouts[entity.name] else { continue }
-            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema)
-        }
+        let tables = Self.tables(of: schema)
         self.tables = tables
 
         let statementCounter = StatementCounter()
@@ -218,19 +214,25 @@ final class SQLiteStore: Sendable {
     /// Opens the store over a connection that is migrating it, inside the migration's
     /// transaction: what a migration stage's contexts read and save through. Saves become
     /// savepoints of that transaction.
-    init(migrating db: Database, schema: Schema, identifier: String, location: Location) {
+    /// - Parameter storedNames: tables to read under another name than their entity's.
+    init(migrating db: Database, schema: Schema, identifier: String, location: Location, storedNames: [String: String] = [:]) {
         self.location = location
         self.schema = schema
         self.identifier = identifier
         isReadOnly = false
         statementCounter = StatementCounter()
         connection = .migration(UncheckedSendable(db))
+        tables = Self.tables(of: schema, storedNames: storedNames)
+    }
+
+    /// The layout of each entity's table, by entity name.
+    private static func tables(of schema: Schema, storedNames: [String: String] = [:]) -> [String: TableLayout] {
         var tables: [String: TableLayout] = [:]
         for entity in schema.entities {
             guard let layout = schema.layouts[entity.name] else { continue }
-            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema)
+            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema, storedName: storedNames[entity.name])
         }
-        self.tables = tables
+        return tables
     }
 
     /// The store's database: its own connections, or a migration's connection.

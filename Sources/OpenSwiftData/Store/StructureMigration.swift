@@ -23,15 +23,22 @@ struct StructureMigration {
     /// migration plan declares the versions. Without one, a store whose stored entities are
     /// missing from the models is more likely the wrong store than a wish to delete data.
     let dropsRemovedEntities: Bool
+    /// Whether rebuilt tables keep their old rows, renamed `_osd_old_<Entity>`, until
+    /// ``dropRetainedTables(in:)``: how a typed transform reads each model as it was.
+    let retainsOldTables: Bool
+
+    /// The old tables kept, by entity name.
+    private(set) var retainedTables: [String: String] = [:]
 
     /// The SQL run, for the migration's report.
     private(set) var executedSQL: [String] = []
 
     init(
         from old: [Schema.Entity], to new: Schema, fillsEmptyValues: Bool, dropsRemovedEntities: Bool,
-        fromName: String, toName: String
+        retainsOldTables: Bool = false, fromName: String, toName: String
     ) {
         self.old = old
+        self.retainsOldTables = retainsOldTables
         self.dropsRemovedEntities = dropsRemovedEntities
         self.new = new
         self.fillsEmptyValues = fillsEmptyValues
@@ -79,6 +86,14 @@ struct StructureMigration {
                 for sql in table.creationSQL { try execute(sql, db) }
             }
         }
+    }
+
+    /// Drops the old tables kept for a typed transform.
+    mutating func dropRetainedTables(in db: Database) throws {
+        for table in retainedTables.values.sorted() {
+            try execute("DROP TABLE \(table.quotedDatabaseIdentifier)", db)
+        }
+        retainedTables = [:]
     }
 
     private mutating func execute(_ sql: String, _ db: Database, arguments: StatementArguments = []) throws {
@@ -219,7 +234,16 @@ struct StructureMigration {
         try execute(
             "INSERT INTO \(temporary) (\(targets.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quotedName)",
             db, arguments: arguments)
-        try execute("DROP TABLE \(quotedName)", db)
+        if retainsOldTables {
+            let retained = "_osd_old_\(entity.name)"
+            let indices = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [entity.name])
+            for index in indices { try execute("DROP INDEX \(index.quotedDatabaseIdentifier)", db) }
+            try execute("ALTER TABLE \(quotedName) RENAME TO \(retained.quotedDatabaseIdentifier)", db)
+            retainedTables[entity.name] = retained
+        } else {
+            try execute("DROP TABLE \(quotedName)", db)
+        }
         try execute("ALTER TABLE \(temporary) RENAME TO \(quotedName)", db)
         for sql in creation.dropFirst() {
             try execute(sql, db)

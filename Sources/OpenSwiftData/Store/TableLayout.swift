@@ -30,7 +30,9 @@ struct TableLayout: @unchecked Sendable {
     /// The to-one relationships, whose key columns follow the attribute columns.
     let foreignKeys: [StoredRelationship]
 
-    init(entity: Schema.Entity, layout: ModelLayout, schema: Schema) {
+    /// - Parameter storedName: the table's name when it is not the entity's: a migration reads
+    ///   the old version of a rebuilt table under another name.
+    init(entity: Schema.Entity, layout: ModelLayout, schema: Schema, storedName: String? = nil) {
         self.entity = entity
         self.layout = layout
         var columns: [Column] = []
@@ -55,8 +57,8 @@ struct TableLayout: @unchecked Sendable {
         }
         foreignKeys = relationships.filter(\.isToOne)
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        tableName = entity.name.quotedDatabaseIdentifier
-        let table = entity.name.quotedDatabaseIdentifier
+        tableName = (storedName ?? entity.name).quotedDatabaseIdentifier
+        let table = tableName
         selectList = ([Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name))
             .map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
         let names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// The migration a custom stage's `didMigrate` runs in: the connection, the old version's
+/// schema, and the old tables kept beside the rebuilt ones, so a typed transform can read each
+/// model as it was.
+final class MigrationSession: @unchecked Sendable {
+    /// The session of the `didMigrate` running on this task, if any.
+    @TaskLocal static var current: MigrationSession?
+
+    private let db: Database
+    private let oldSchema: Schema
+    private let retainedTables: [String: String]
+    private let identifier: String
+    private let url: URL
+
+    init(db: Database, oldSchema: Schema, retainedTables: [String: String], identifier: String, url: URL) {
+        self.db = db
+        self.oldSchema = oldSchema
+        self.retainedTables = retainedTables
+        self.identifier = identifier
+        self.url = url
+    }
+
+    /// A context over the store as the old version saw it.
+    func oldContext() -> ModelContext {
+        let store = SQLiteStore(
+            migrating: db, schema: oldSchema, identifier: identifier, location: .file(url), storedNames: retainedTables)
+        return ModelContext(ModelContainer(migrating: store))
+    }
+}

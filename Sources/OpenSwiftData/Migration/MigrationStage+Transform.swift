@@ -1,0 +1,68 @@
+extension MigrationStage {
+    /// A custom stage that hands you each model as it was and as it becomes, typed, in one
+    /// pass — OpenSwiftData's answer to SwiftData stages that can see only old types in
+    /// `willMigrate` and only new ones in `didMigrate`, which send data through `UserDefaults`.
+    ///
+    /// ```swift
+    /// static let migrateV1toV2 = MigrationStage.transform(
+    ///     fromVersion: PixarSchemaV1.self, toVersion: PixarSchemaV2.self,
+    ///     model: PixarSchemaV1.PixarFilm.self, to: PixarSchemaV2.PixarFilm.self
+    /// ) { old, new in
+    ///     new.releaseYear = Calendar.current.component(.year, from: old.releaseDate)
+    ///     new.releaseCountry = "US"
+    /// }
+    /// ```
+    ///
+    /// The store's structure changes first: new non-optional attributes start with their
+    /// default, or their type's empty value when they have none, for `transform` to fill. Then
+    /// every row of the entity is visited, `batchSize` at a time, with the old and the new model
+    /// of the same row; each batch is saved into the migration and let go, so memory stays
+    /// bounded by the batch. `willMigrate` runs first, as in any custom stage. The old and new
+    /// models must be versions of one entity (the same class name).
+    public static func transform<Old: PersistentModel, New: PersistentModel>(
+        fromVersion: any VersionedSchema.Type,
+        toVersion: any VersionedSchema.Type,
+        model oldType: Old.Type,
+        to newType: New.Type,
+        batchSize: Int = 1000,
+        willMigrate: (@Sendable (_ context: ModelContext) throws -> Void)? = nil,
+        transform: @escaping @Sendable (_ old: Old, _ new: New) throws -> Void
+    ) -> MigrationStage {
+        .custom(fromVersion: fromVersion, toVersion: toVersion, willMigrate: willMigrate, didMigrate: { context in
+            guard let session = MigrationSession.current else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "a transform stage's closure can only run inside a migration")
+            }
+            try context.transformEach(Old.self, into: New.self, from: session.oldContext(), batchSize: batchSize, transform)
+        })
+    }
+}
+
+extension ModelContext {
+    /// Visits every row of `New`'s entity with its old and new model, saving batch by batch.
+    func transformEach<Old: PersistentModel, New: PersistentModel>(
+        _ oldType: Old.Type, into newType: New.Type, from oldContext: ModelContext, batchSize: Int,
+        _ transform: (Old, New) throws -> Void
+    ) throws {
+        let oldName = Schema.entityName(for: Old.self)
+        let newName = Schema.entityName(for: New.self)
+        guard oldName == newName else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "a transform stage pairs \(oldName) with \(newName), but only versions of one entity can be paired; copy between different entities in didMigrate instead")
+        }
+        let newQuery = try Query(FetchDescriptor<New>(), in: self)
+        let oldQuery = try Query(FetchDescriptor<Old>(), in: oldContext)
+        let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
+        for batch in rowIDs.chunked(by: max(batchSize, 1)) {
+            let olds = try oldContext.models(Old.self, rowIDs: batch, oldQuery)
+            let oldByRow = Dictionary(olds.map { (Self.state(of: $0).rowID!, $0) }, uniquingKeysWith: { a, _ in a })
+            for new in try models(New.self, rowIDs: batch, newQuery) {
+                guard let old = oldByRow[Self.state(of: new).rowID!] else { continue }
+                try transform(old, new)
+            }
+            try save()
+            forgetUnchanged(entity: newName, rowIDs: batch)
+            oldContext.forgetUnchanged(entity: oldName, rowIDs: batch)
+        }
+    }
+}
