@@ -457,7 +457,7 @@ public class ModelContext: Equatable {
     }
 
     /// The models of the given rows, in the given order.
-    private func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
+    func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
         guard !rowIDs.isEmpty else { return [] }
         let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
         let condition = SQLFragment(
