@@ -54,6 +54,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
+            name: "OpenSwiftDataSwift6ConcurrencyTests",
+            dependencies: ["OpenSwiftData"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
             name: "OpenSwiftDataMacrosTests",
             dependencies: [
                 "OpenSwiftDataMacros",

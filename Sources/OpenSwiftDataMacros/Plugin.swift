@@ -11,5 +11,6 @@ struct OpenSwiftDataMacrosPlugin: CompilerPlugin {
         TransientPropertyMacro.self,
         UniqueConstraintsMacro.self,
         IndexMacro.self,
+        PersistentModelActorMacro.self,
     ]
 }

@@ -167,7 +167,7 @@ import Testing
         #expect(try rawColumns(moviesURL, table: "Movie").contains("title"))
         #expect(try rawColumns(peopleURL, table: "Person").contains("email"))
         let movieTables = try DatabaseQueue(path: moviesURL.path).read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         }
         #expect(movieTables == ["Movie"])
 

@@ -26,6 +26,11 @@ final class SQLiteStore: Sendable {
     /// prefetching runs one query per relationship, not one per model.
     var executedQueryCount: Int { statementCounter.value }
 
+    /// How long a save waits for another connection (another container on the same file, or
+    /// another process) to finish writing before it fails, in seconds. Saves through one
+    /// container never wait on this: its writes take turns on one connection.
+    static let busyTimeout: TimeInterval = 10
+
     /// Opens the store at `location`, creating it when there is nothing there yet.
     ///
     /// Throws, leaving any file as it was, when the file is not an SQLite database, is an SQLite
@@ -43,7 +48,7 @@ final class SQLiteStore: Sendable {
         self.statementCounter = statementCounter
         var configuration = Configuration()
         configuration.readonly = readOnly
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
             db.trace(options: .statement) { event in
@@ -375,6 +380,9 @@ final class SQLiteStore: Sendable {
             }
         } catch let error as SwiftDataError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(Self.describe(location)) was locked by another connection's write for longer than the busy timeout (\(Int(Self.busyTimeout)) seconds), so the save was rolled back and nothing was written; save again, and keep other writers' transactions short (SQLite: \(error.message ?? "database is locked"))")
         } catch let error as DatabaseError {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")

@@ -77,7 +77,10 @@ struct TableLayout: @unchecked Sendable {
 
     /// `CREATE TABLE` and `CREATE INDEX` statements for a new store.
     var creationSQL: [String] {
-        var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY"]
+        // AUTOINCREMENT: a deleted row's key is never given to a later row, so an identifier
+        // held elsewhere (another actor, another process, UserDefaults) can never name a
+        // different model; without it SQLite reuses the largest key once that row is deleted.
+        var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
         for column in columns {
             definitions.append(
                 "\(column.name.quotedDatabaseIdentifier) \(column.codec.storage.sqlType)\(column.isOptional ? "" : " NOT NULL")")
