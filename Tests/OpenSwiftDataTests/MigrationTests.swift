@@ -192,4 +192,25 @@ import Testing
         #expect(users.map(\.lastName) == ["Lovelace", ""])
         #expect(users.map(\.email) == ["ada@x", "plato@x"])
     }
+
+    @Test func aRebuiltTableNeverReusesADeletedRowsKey() throws {
+        let url = temporaryStoreURL()
+        var deletedID: PersistentIdentifier?
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            let keep = NoteSchemaV1.Memo(text: "keep")
+            let drop = NoteSchemaV1.Memo(text: "drop")
+            context.insert(keep)
+            context.insert(drop)
+            try context.save()
+            deletedID = drop.persistentModelID
+            context.delete(drop)
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url)))
+        let memo = NoteSchemaV2.Memo(body: "new")
+        context.insert(memo)
+        try context.save()
+        #expect(try #require(memo.persistentModelID.rowID) > (try #require(deletedID?.rowID)))
+    }
 }

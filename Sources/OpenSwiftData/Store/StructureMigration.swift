@@ -234,6 +234,11 @@ struct StructureMigration {
         try execute(
             "INSERT INTO \(temporary) (\(targets.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quotedName)",
             db, arguments: arguments)
+        // Keep the highest key ever used, so a deleted row's key is not given out again.
+        try execute("DELETE FROM sqlite_sequence WHERE name = ?", db, arguments: ["_osd_new_\(entity.name)"])
+        try execute(
+            "INSERT INTO sqlite_sequence (name, seq) SELECT ?, seq FROM sqlite_sequence WHERE name = ?", db,
+            arguments: ["_osd_new_\(entity.name)", entity.name])
         if retainsOldTables {
             let retained = "_osd_old_\(entity.name)"
             let indices = try String.fetchAll(
