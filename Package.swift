@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "OpenSwiftData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -1,83 +1,97 @@
 import ArgumentParser
 import Foundation
+import Logging
 import OpenSwiftData
 
-/// `osd demo`: writes a store, closes it, opens it again and queries it, saying what it does.
+/// `osd demo`: the Pixar film tracker of the migration articles. Version 1 of the app writes a
+/// store on disk; version 3 opens it, migrating it through a typed transform stage (the release
+/// date split into year and country) and a lightweight one (a poster URL and a flag added), and
+/// queries it. Every step is printed.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a store of Pixar films on disk, reopen it and query it.")
+        abstract: "Write a version 1 store of Pixar films, open it with version 3 of the app, and query it.")
+
+    enum Step: String, ExpressibleByArgument, CaseIterable {
+        case all, writeV1 = "write-v1", openV3 = "open-v3"
+    }
 
     @Option(help: "Where to write the store (default: a new temporary folder).")
     var store: String?
 
+    @Option(help: "Which part to run: all, write-v1 or open-v3.")
+    var step: Step = .all
+
+    @Option(help: "How many made-up films to add to the real ones, to try a large store.")
+    var extraFilms: Int = 0
+
     func run() throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardOutput(label: $0) }
         let url = store.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
                 .appendingPathComponent("osd-demo-\(UUID().uuidString)", isDirectory: true)
                 .appendingPathComponent("films.store")
         print("Store: \(url.path)")
+        if step != .openV3 { try writeVersion1(url) }
+        if step != .writeV1 { try openWithVersion3(url) }
+    }
 
-        do {
-            let container = try ModelContainer(for: Film.self, configurations: ModelConfiguration(url: url))
-            let context = ModelContext(container)
-            for film in DemoData.films {
-                context.insert(film)
-            }
-            try context.save()
-            print("Wrote \(DemoData.films.count) films and closed the store.")
-        }
-
-        let container = try ModelContainer(for: Film.self, configurations: ModelConfiguration(url: url))
+    private func writeVersion1(_ url: URL) throws {
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: PixarSchemaV1.self), configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
-        print("Reopened it: \(try context.fetchCount(FetchDescriptor<Film>())) films stored.")
-
-        let since2000 = FetchDescriptor<Film>(
-            predicate: #Predicate { $0.releaseYear >= 2000 && $0.rating >= 8.0 },
-            sortBy: [SortDescriptor(\.releaseYear)])
-        print("Films since 2000 rated 8 or more, oldest first:")
-        for film in try context.fetch(since2000) {
-            print("  \(film.releaseYear)  \(film.title)  (\(film.rating))")
+        for (title, date) in DemoData.films {
+            context.insert(PixarSchemaV1.PixarFilm(title: title, releaseDate: date))
         }
+        for number in 0..<extraFilms {
+            context.insert(PixarSchemaV1.PixarFilm(
+                title: "Short #\(number)", releaseDate: Date(timeIntervalSinceReferenceDate: Double(number) * 86_400)))
+            if number % 10_000 == 9_999 { try context.save() }
+        }
+        try context.save()
+        print("\nVersion 1 of the app wrote \(DemoData.films.count + extraFilms) films (title, release date):")
+        for film in try context.fetch(FetchDescriptor<PixarSchemaV1.PixarFilm>(sortBy: [SortDescriptor(\.releaseDate)])).prefix(5) {
+            print("  \(film.title)  \(film.releaseDate.formatted(.iso8601.year().month().day()))")
+        }
+    }
 
-        let toyStories = try context.fetch(FetchDescriptor<Film>(
+    private func openWithVersion3(_ url: URL) throws {
+        print("\nVersion 3 of the app opens the store with PixarMigrationPlan:")
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
+            configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        print("\nThe store now holds \(try context.fetchCount(FetchDescriptor<PixarSchemaV3.PixarFilm>())) films (title, year, country, animated):")
+        let recent = FetchDescriptor<PixarSchemaV3.PixarFilm>(
+            predicate: #Predicate { $0.releaseYear >= 2000 && $0.releaseCountry == "US" },
+            sortBy: [SortDescriptor(\.releaseYear)])
+        print("Films since 2000 set in the US, oldest first:")
+        for film in try context.fetch(recent) {
+            print("  \(film.releaseYear)  \(film.title)  \(film.releaseCountry)  \(film.isAnimated)")
+        }
+        let toyStories = try context.fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(
             predicate: #Predicate { $0.title.localizedStandardContains("toy story") },
             sortBy: [SortDescriptor(\.releaseYear, order: .reverse)]))
         print("Titles containing \"toy story\", newest first: \(toyStories.map(\.title).joined(separator: ", "))")
     }
 }
 
-@Model
-final class Film {
-    #Unique<Film>([\.title])
-    var title: String
-    var releaseYear: Int
-    var rating: Double
-    var studio: String = "Pixar"
-
-    init(title: String, releaseYear: Int, rating: Double) {
-        self.title = title
-        self.releaseYear = releaseYear
-        self.rating = rating
-    }
-}
-
 enum DemoData {
-    static var films: [Film] {
-        [
-            Film(title: "Toy Story", releaseYear: 1995, rating: 8.3),
-            Film(title: "A Bug's Life", releaseYear: 1998, rating: 7.2),
-            Film(title: "Toy Story 2", releaseYear: 1999, rating: 7.9),
-            Film(title: "Monsters, Inc.", releaseYear: 2001, rating: 8.1),
-            Film(title: "Finding Nemo", releaseYear: 2003, rating: 8.2),
-            Film(title: "The Incredibles", releaseYear: 2004, rating: 8.0),
-            Film(title: "Cars", releaseYear: 2006, rating: 7.2),
-            Film(title: "Ratatouille", releaseYear: 2007, rating: 8.1),
-            Film(title: "WALL·E", releaseYear: 2008, rating: 8.4),
-            Film(title: "Up", releaseYear: 2009, rating: 8.3),
-            Film(title: "Toy Story 3", releaseYear: 2010, rating: 8.3),
-            Film(title: "Inside Out", releaseYear: 2015, rating: 8.1),
-            Film(title: "Coco", releaseYear: 2017, rating: 8.4),
-            Film(title: "Toy Story 4", releaseYear: 2019, rating: 7.7),
+    /// The real films, with their US release dates.
+    static var films: [(String, Date)] {
+        let calendar = Calendar(identifier: .gregorian)
+        func date(_ year: Int, _ month: Int, _ day: Int) -> Date {
+            var components = DateComponents(year: year, month: month, day: day, hour: 12)
+            components.timeZone = TimeZone(identifier: "UTC")
+            return calendar.date(from: components)!
+        }
+        return [
+            ("Toy Story", date(1995, 11, 22)), ("A Bug's Life", date(1998, 11, 25)),
+            ("Toy Story 2", date(1999, 11, 24)), ("Monsters, Inc.", date(2001, 11, 2)),
+            ("Finding Nemo", date(2003, 5, 30)), ("The Incredibles", date(2004, 11, 5)),
+            ("Cars", date(2006, 6, 9)), ("Ratatouille", date(2007, 6, 29)),
+            ("WALL·E", date(2008, 6, 27)), ("Up", date(2009, 5, 29)),
+            ("Toy Story 3", date(2010, 6, 18)), ("Inside Out", date(2015, 6, 19)),
+            ("Coco", date(2017, 11, 22)), ("Toy Story 4", date(2019, 6, 21)),
         ]
     }
 }

@@ -106,9 +106,10 @@ import Testing
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let container = try ModelContainer(for: Film.self, configurations: ModelConfiguration(url: url))
-        let films = try ModelContext(container).fetch(FetchDescriptor<Film>(sortBy: [SortDescriptor(\.releaseYear)]))
+        let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, configurations: ModelConfiguration(url: url))
+        let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
         #expect(films.first?.title == "Toy Story")
+        #expect(films.first?.releaseYear == 1995)
         #expect(films.count == 14)
     }
 

@@ -152,22 +152,6 @@ func temporaryStoreURL(_ name: String = "test") -> URL {
     return folder.appendingPathComponent("\(name).store")
 }
 
-/// The model `osd demo` writes, declared the same way so tests can read its store.
-@Model
-final class Film {
-    #Unique<Film>([\.title])
-    var title: String
-    var releaseYear: Int
-    var rating: Double
-    var studio: String = "Pixar"
-
-    init(title: String, releaseYear: Int, rating: Double) {
-        self.title = title
-        self.releaseYear = releaseYear
-        self.rating = rating
-    }
-}
-
 /// A value that callbacks running synchronously on the test's thread can update.
 final class Recorder<Value>: @unchecked Sendable {
     var value: Value

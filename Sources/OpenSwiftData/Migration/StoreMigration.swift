@@ -87,8 +87,10 @@ enum StoreMigration {
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         try MigrationHistory.record(step, sql: structure.executedSQL, rowsChanged: rows, milliseconds: milliseconds, in: db)
         migrationLog.info(
-            "\(step.fromName) → \(step.toName): \(step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms",
-            metadata: ["sql": .array(structure.executedSQL.map { .string($0) })])
+            "\(step.fromName) → \(step.toName): \(step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
+        for sql in structure.executedSQL {
+            migrationLog.debug("\(sql)")
+        }
     }
 
     /// Runs a custom stage's closure with a context over the migrating transaction; what the
