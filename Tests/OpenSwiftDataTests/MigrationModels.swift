@@ -270,3 +270,35 @@ enum UserMigrationPlan: SchemaMigrationPlan {
         }]
     }
 }
+
+enum UnorderedPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NoteSchemaV2.self, NoteSchemaV1.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+enum StageOutsidePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NoteSchemaV1.self, NoteSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: NoteSchemaV2.self, toVersion: NoteSchemaV3.self)] }
+}
+
+enum BackwardStagePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [NoteSchemaV1.self, NoteSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: NoteSchemaV2.self, toVersion: NoteSchemaV1.self)] }
+}
+
+/// Version 1.0.0 as it shipped, then edited in place: a property with a default was added
+/// without a new version.
+enum EditedNoteSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        var text: String
+        var color: String = "yellow"
+        init(text: String) { self.text = text }
+    }
+}
+
+enum EditedNotePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [EditedNoteSchemaV1.self] }
+    static var stages: [MigrationStage] { [] }
+}

@@ -213,4 +213,91 @@ import Testing
         try context.save()
         #expect(try #require(memo.persistentModelID.rowID) > (try #require(deletedID?.rowID)))
     }
+
+    @Test func tripsGainUniqueNamesRenamedDatesAndCascadingDeletes() throws {
+        let url = temporaryStoreURL()
+        let day: TimeInterval = 86_400
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: TripsSchemaV1.self), configurations: ModelConfiguration(url: url)))
+            let paris = TripsSchemaV1.Trip(name: "Paris", destination: "France", start_date: Date(timeIntervalSinceReferenceDate: 10 * day), end_date: Date(timeIntervalSinceReferenceDate: 12 * day))
+            paris.bucketList = [TripsSchemaV1.BucketListItem(title: "Louvre"), TripsSchemaV1.BucketListItem(title: "Seine")]
+            paris.livingAccommodation = TripsSchemaV1.LivingAccommodation(address: "Rue Cler")
+            let again = TripsSchemaV1.Trip(name: "Paris", destination: "France", start_date: Date(timeIntervalSinceReferenceDate: 20 * day), end_date: Date(timeIntervalSinceReferenceDate: 21 * day))
+            let kyoto = TripsSchemaV1.Trip(name: "Kyoto", destination: "Japan", start_date: Date(timeIntervalSinceReferenceDate: 30 * day), end_date: Date(timeIntervalSinceReferenceDate: 35 * day))
+            kyoto.bucketList = [TripsSchemaV1.BucketListItem(title: "Fushimi Inari")]
+            for trip in [paris, again, kyoto] { context.insert(trip) }
+            try context.save()
+        }
+        let container = try ModelContainer(for: Schema(versionedSchema: TripsSchemaV3.self), migrationPlan: TripsMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<TripsSchemaV3.Trip>(sortBy: [SortDescriptor(\.startDate)]))
+        #expect(trips.map(\.name) == ["Paris", "Kyoto"])
+        #expect(trips[0].startDate == Date(timeIntervalSinceReferenceDate: 10 * day))
+        #expect(trips[0].endDate == Date(timeIntervalSinceReferenceDate: 12 * day))
+        #expect(Set((trips[0].bucketList ?? []).map(\.title)) == ["Louvre", "Seine"])
+        #expect(trips[0].livingAccommodation?.address == "Rue Cler")
+        #expect(trips[1].bucketList?.map(\.title) == ["Fushimi Inari"])
+
+        // Unique names now upsert, and deleting a trip cascades to its items and lodging.
+        context.insert(TripsSchemaV3.Trip(name: "Kyoto", destination: "Japan!", startDate: .now, endDate: .now))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<TripsSchemaV3.Trip>()) == 2)
+        context.delete(trips[0])
+        try context.save()
+        let reread = ModelContext(container)
+        #expect(try reread.fetch(FetchDescriptor<TripsSchemaV3.BucketListItem>()).map(\.title) == ["Fushimi Inari"])
+        #expect(try reread.fetchCount(FetchDescriptor<TripsSchemaV3.LivingAccommodation>()) == 0)
+    }
+
+    @Test func brokenPlansAreRefusedBeforeTheStoreIsTouched() throws {
+        let url = temporaryStoreURL()
+        let unordered = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: UnorderedPlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(unordered.description.contains("oldest to newest"))
+        let outside = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: StageOutsidePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(outside.description.contains("NoteSchemaV3, which is not in"))
+        let backward = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: BackwardStagePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(backward.description.contains("goes backwards"))
+        let unknown = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV3.Memo.self, migrationPlan: NotePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(unknown == .unknownSchema)
+        #expect(unknown.description.contains("match no version"))
+        #expect(unknown.description.contains("Memo.priority added"))
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func aStoreMatchingNoVersionIsRefusedWithTheDifference() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV3.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV3.Memo(body: "x"))
+            try context.save()
+        }
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: NotePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error == .unknownSchema)
+        #expect(error.description.contains("nearest"))
+        #expect(error.description.contains("priority"))
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "priority"])
+    }
+
+    @Test func aShippedVersionEditedInPlaceIsMigratedLightweight() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: NoteSchemaV1.self), configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "old"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: Schema(versionedSchema: EditedNoteSchemaV1.self), migrationPlan: EditedNotePlan.self, configurations: ModelConfiguration(url: url))
+        let memo = try ModelContext(container).fetch(FetchDescriptor<EditedNoteSchemaV1.Memo>())[0]
+        #expect(memo.text == "old")
+        #expect(memo.color == "yellow")
+    }
 }

@@ -30,7 +30,8 @@ enum MigrationPlanner {
         var steps: [MigrationStep] = []
         var storeIndex = versions.firstIndex { $0.schema.fingerprint == metadata.fingerprint }
         if storeIndex == nil {
-            if let recorded = versions.firstIndex(where: { $0.schema.version.description == metadata.versionIdentifier }) {
+            if let recorded = versions.firstIndex(where: { $0.schema.version.description == metadata.versionIdentifier }),
+               isSmallLightweightChange(from: stored.entities, to: versions[recorded].schema) {
                 // A shipped version edited in place: bring the store to what the version now
                 // declares, if that is lightweight, then carry on.
                 migrationLog.warning(
@@ -137,6 +138,25 @@ enum MigrationPlanner {
                     "a stage of \(plan) goes from \(versions[fromIndex].name) to \(versions[toIndex].name), skipping \(versions[fromIndex + 1].name); declare one stage per pair of consecutive versions")
             }
         }
+    }
+
+    /// Whether a store's structure differs from a version only in ways a lightweight step
+    /// handles without guessing: the same entities, no attribute changing type, and every
+    /// attribute the version adds optional or defaulted.
+    private static func isSmallLightweightChange(from stored: [Schema.Entity], to version: Schema) -> Bool {
+        guard Set(stored.map(\.name)) == Set(version.entities.map(\.name)) else { return false }
+        let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for entity in version.entities {
+            guard let old = storedByName[entity.name] else { return false }
+            for attribute in entity.attributesInOrder {
+                if let previous = old.attributesByName[attribute.originalName] ?? old.attributesByName[attribute.name] {
+                    if previous.storageType != attribute.storageType { return false }
+                } else if !attribute.isOptional, attribute.defaultValue == nil {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     private static func nearestVersion(to entities: [Schema.Entity], in versions: [VersionInfo])
