@@ -21,8 +21,11 @@ struct Demo: ParsableCommand {
     @Option(help: "Which part to run: all, write-v1 or open-v3.")
     var step: Step = .all
 
-    @Option(help: "How many made-up films to add to the real ones, to try a large store.")
+    @Option(help: "How many made-up films, all released before 2000, to add to the real ones, to try a large store.")
     var extraFilms: Int = 0
+
+    @Flag(help: "Print the process's peak memory at the end (Linux).")
+    var reportPeakMemory = false
 
     func run() throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardOutput(label: $0) }
@@ -33,6 +36,9 @@ struct Demo: ParsableCommand {
         print("Store: \(url.path)")
         if step != .openV3 { try writeVersion1(url) }
         if step != .writeV1 { try openWithVersion3(url) }
+        if reportPeakMemory, let peak = PeakMemory.kilobytes {
+            print("\nPeak memory: \(peak / 1024) MB")
+        }
     }
 
     private func writeVersion1(_ url: URL) throws {
@@ -44,12 +50,15 @@ struct Demo: ParsableCommand {
         }
         for number in 0..<extraFilms {
             context.insert(PixarSchemaV1.PixarFilm(
-                title: "Short #\(number)", releaseDate: Date(timeIntervalSinceReferenceDate: Double(number) * 86_400)))
+                title: "Short #\(number)", releaseDate: Date(timeIntervalSinceReferenceDate: -Double(number + 400) * 86_400)))
             if number % 10_000 == 9_999 { try context.save() }
         }
         try context.save()
         print("\nVersion 1 of the app wrote \(DemoData.films.count + extraFilms) films (title, release date):")
-        for film in try context.fetch(FetchDescriptor<PixarSchemaV1.PixarFilm>(sortBy: [SortDescriptor(\.releaseDate)])).prefix(5) {
+        var oldest = FetchDescriptor<PixarSchemaV1.PixarFilm>(
+            predicate: #Predicate { !$0.title.starts(with: "Short #") }, sortBy: [SortDescriptor(\.releaseDate)])
+        oldest.fetchLimit = 5
+        for film in try context.fetch(oldest) {
             print("  \(film.title)  \(film.releaseDate.formatted(.iso8601.year().month().day()))")
         }
     }
@@ -93,5 +102,16 @@ enum DemoData {
             ("Toy Story 3", date(2010, 6, 18)), ("Inside Out", date(2015, 6, 19)),
             ("Coco", date(2017, 11, 22)), ("Toy Story 4", date(2019, 6, 21)),
         ]
+    }
+}
+
+/// The process's peak resident memory, read from `/proc/self/status` where Linux provides it.
+enum PeakMemory {
+    static var kilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
     }
 }

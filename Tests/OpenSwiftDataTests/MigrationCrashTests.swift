@@ -10,11 +10,11 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
     }
 
-    private func run(_ arguments: [String], killAfter delay: Double? = nil) throws -> Int32 {
+    private func run(_ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil) throws -> Int32 {
         let process = Process()
         process.executableURL = osd
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         if let delay {
@@ -65,8 +65,29 @@ import Testing
                 configurations: ModelConfiguration(url: url))
             let context = ModelContext(container)
             #expect(try context.fetchCount(FetchDescriptor<PixarSchemaV3.PixarFilm>()) == films)
-            #expect(try context.fetchCount(FetchDescriptor<PixarSchemaV3.PixarFilm>(predicate: #Predicate { $0.releaseYear == 1995 })) == 1)
+            #expect(try context.fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(predicate: #Predicate { $0.title == "Toy Story" })).map(\.releaseYear) == [1995])
         }
         #expect(outcomes.contains("1.0.0"))
+    }
+
+    /// The peak memory, in MB, of `osd demo` migrating a store of `extraFilms` + 14 films.
+    private func peakMemoryMigrating(extraFilms: Int) throws -> Int {
+        let url = temporaryStoreURL()
+        #expect(try run(["demo", "--step", "write-v1", "--extra-films", "\(extraFilms)", "--store", url.path]) == 0)
+        let output = Pipe()
+        #expect(try run(["demo", "--step", "open-v3", "--report-peak-memory", "--store", url.path], output: output) == 0)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("The store now holds \(extraFilms + 14) films"))
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Peak memory: ") })
+        return try #require(Int(line.dropFirst("Peak memory: ".count).split(separator: " ")[0]))
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+    func aTransformWalkingALargeTableUsesMemoryBoundedByItsBatch() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
+        let small = try peakMemoryMigrating(extraFilms: 20_000)
+        let large = try peakMemoryMigrating(extraFilms: 120_000)
+        // Holding 100,000 more films at once would take tens of megabytes more.
+        #expect(large - small < 12, "peak memory \(small) MB for 20,014 films, \(large) MB for 120,014")
     }
 }
