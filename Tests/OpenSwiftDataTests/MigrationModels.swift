@@ -302,3 +302,35 @@ enum EditedNotePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [EditedNoteSchemaV1.self] }
     static var stages: [MigrationStage] { [] }
 }
+
+// A many-to-many relationship renamed with originalName keeps its pairs.
+
+enum ClassSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Pupil.self, Lesson.self] }
+    @Model final class Pupil {
+        var name: String
+        var lessons: [Lesson] = []
+        init(name: String) { self.name = name }
+    }
+    @Model final class Lesson {
+        var title: String
+        @Relationship(inverse: \Pupil.lessons) var pupils: [Pupil] = []
+        init(title: String) { self.title = title }
+    }
+}
+
+enum ClassSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Pupil.self, Lesson.self] }
+    @Model final class Pupil {
+        var name: String
+        @Relationship(originalName: "lessons") var classes: [Lesson] = []
+        init(name: String) { self.name = name }
+    }
+    @Model final class Lesson {
+        var title: String
+        @Relationship(originalName: "pupils", inverse: \Pupil.classes) var attendees: [Pupil] = []
+        init(title: String) { self.title = title }
+    }
+}

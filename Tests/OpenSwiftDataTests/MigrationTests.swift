@@ -300,4 +300,30 @@ import Testing
         #expect(memo.text == "old")
         #expect(memo.color == "yellow")
     }
+
+    @Test func renamedManyToManyRelationshipsKeepTheirPairs() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: ClassSchemaV1.self), configurations: ModelConfiguration(url: url)))
+            let ann = ClassSchemaV1.Pupil(name: "Ann")
+            let bob = ClassSchemaV1.Pupil(name: "Bob")
+            let math = ClassSchemaV1.Lesson(title: "Math")
+            ann.lessons = [math, ClassSchemaV1.Lesson(title: "Art")]
+            bob.lessons = [math]
+            context.insert(ann)
+            context.insert(bob)
+            try context.save()
+        }
+        let container = try ModelContainer(for: Schema(versionedSchema: ClassSchemaV2.self), configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let pupils = try context.fetch(FetchDescriptor<ClassSchemaV2.Pupil>(sortBy: [SortDescriptor(\.name)]))
+        #expect(Set(pupils[0].classes.map(\.title)) == ["Math", "Art"])
+        #expect(pupils[1].classes.map(\.title) == ["Math"])
+        let math = try #require(pupils[1].classes.first)
+        #expect(Set(math.attendees.map(\.name)) == ["Ann", "Bob"])
+        let joinTables = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%join%'")
+        }
+        #expect(joinTables.count == 1)
+    }
 }

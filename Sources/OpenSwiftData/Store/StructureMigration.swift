@@ -86,6 +86,34 @@ struct StructureMigration {
                 for sql in table.creationSQL { try execute(sql, db) }
             }
         }
+        try moveJoinTables(plans.map(\.0), oldByName: oldByName, db)
+    }
+
+    /// Carries the rows of renamed many-to-many and one-way to-many relationships into their
+    /// new join tables, and drops the join tables of relationships that are gone.
+    private mutating func moveJoinTables(_ tables: [TableLayout], oldByName: [String: Schema.Entity], _ db: Database) throws {
+        var kept: Set<String> = []
+        for table in tables {
+            for relationship in table.relationships where relationship.createsJoinTable {
+                guard case .joinTable(let newTable, let newOwn, let newOther) = relationship.storage else { continue }
+                kept.insert(newTable)
+                guard let previous = oldByName[table.entity.name],
+                      let oldRelationship = previous.relationshipsByName[relationship.relationship.originalName]
+                          ?? previous.relationshipsByName[relationship.name],
+                      case .joinTable(let oldTable, let oldOwn, let oldOther) = StoredRelationship(
+                          oldRelationship, of: previous, propertyIndex: 0, destination: oldByName[oldRelationship.destination]).storage,
+                      oldTable != newTable
+                else { continue }
+                try execute(
+                    "INSERT OR IGNORE INTO \(newTable.quotedDatabaseIdentifier) (\(newOwn.quotedDatabaseIdentifier), \(newOther.quotedDatabaseIdentifier)) SELECT \(oldOwn.quotedDatabaseIdentifier), \(oldOther.quotedDatabaseIdentifier) FROM \(oldTable.quotedDatabaseIdentifier)",
+                    db)
+            }
+        }
+        let existing = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_osd\\_join\\_%' ESCAPE '\\'")
+        for table in existing where !kept.contains(table) {
+            try execute("DROP TABLE \(table.quotedDatabaseIdentifier)", db)
+        }
     }
 
     /// Drops the old tables kept for a typed transform.
