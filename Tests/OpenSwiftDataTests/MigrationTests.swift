@@ -326,4 +326,23 @@ import Testing
         }
         #expect(joinTables.count == 1)
     }
+
+    @Test func anOptionalBecomesNonOptionalWithItsDefaultFillingNils() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: CounterSchemaV1.Tally.self, configurations: ModelConfiguration(url: url)))
+            context.insert(CounterSchemaV1.Tally(name: "a", count: 3))
+            context.insert(CounterSchemaV1.Tally(name: "b", count: nil))
+            try context.save()
+        }
+        let refused = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: CounterSchemaV2WithoutDefault.Tally.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(refused.description.contains("Tally.count becomes non-optional"))
+        #expect(refused.description.contains("1 row has no value"))
+
+        let container = try ModelContainer(for: CounterSchemaV2.Tally.self, configurations: ModelConfiguration(url: url))
+        let tallies = try ModelContext(container).fetch(FetchDescriptor<CounterSchemaV2.Tally>(sortBy: [SortDescriptor(\.name)]))
+        #expect(tallies.map(\.count) == [3, 7])
+    }
 }

@@ -80,7 +80,9 @@ struct StructureMigration {
             if let previous {
                 // The same structure under the same name needs no work.
                 if Schema(previous).fingerprint != Schema(table.entity).fingerprint {
-                    try rebuild(table, from: previous, db)
+                    if try retainsOldTables || !alterInPlace(table, from: previous, db) {
+                        try rebuild(table, from: previous, db)
+                    }
                 }
             } else {
                 for sql in table.creationSQL { try execute(sql, db) }
@@ -221,6 +223,81 @@ struct StructureMigration {
             }
         }
         return problems
+    }
+
+    /// Changes the table with `ALTER TABLE` when every change is one SQLite makes without
+    /// copying rows: columns added (optional, or with a default), renamed or dropped, and indices
+    /// added or dropped. Returns `false`, having changed nothing, when a rebuild is needed.
+    private mutating func alterInPlace(_ table: TableLayout, from previous: Schema.Entity, _ db: Database) throws -> Bool {
+        let entity = table.entity
+        let quotedName = entity.name.quotedDatabaseIdentifier
+        var statements: [(String, StatementArguments)] = []
+        var keptOldColumns: Set<String> = []
+        guard previous.attributesInOrder.allSatisfy({ !$0.options.contains(.externalStorage) }),
+              table.externalColumns.isEmpty
+        else { return false }
+        for column in table.columns {
+            guard let attribute = entity.attributesByName[column.name] else { return false }
+            let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+            if let oldAttribute {
+                guard oldAttribute.isOptional == attribute.isOptional else { return false }
+                keptOldColumns.insert(oldAttribute.name)
+                if oldAttribute.name != attribute.name {
+                    statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldAttribute.name.quotedDatabaseIdentifier) TO \(attribute.name.quotedDatabaseIdentifier)", []))
+                }
+                continue
+            }
+            let type = column.codec.storage.sqlType
+            if attribute.isOptional {
+                statements.append(("ALTER TABLE \(quotedName) ADD COLUMN \(attribute.name.quotedDatabaseIdentifier) \(type)", []))
+            } else {
+                guard let value = defaultValue(of: attribute, codec: column.codec), let literal = Self.sqlLiteral(value) else {
+                    return false
+                }
+                statements.append(("ALTER TABLE \(quotedName) ADD COLUMN \(attribute.name.quotedDatabaseIdentifier) \(type) NOT NULL DEFAULT \(literal)", []))
+            }
+        }
+        for foreignKey in table.foreignKeys {
+            let oldName = [foreignKey.relationship.originalName, foreignKey.name]
+                .first { previous.relationshipsByName[$0]?.isToOne == true }
+            if let oldName {
+                keptOldColumns.insert(oldName)
+                if oldName != foreignKey.name {
+                    statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldName.quotedDatabaseIdentifier) TO \(foreignKey.name.quotedDatabaseIdentifier)", []))
+                }
+            } else {
+                statements.append(("ALTER TABLE \(quotedName) ADD COLUMN \(foreignKey.name.quotedDatabaseIdentifier) INTEGER", []))
+            }
+        }
+        let oldColumns = previous.attributesInOrder.map(\.name) + previous.relationshipsInOrder.filter(\.isToOne).map(\.name)
+        let dropped = oldColumns.filter { !keptOldColumns.contains($0) }
+        // Indices go first: a dropped or renamed column may be in one, and names follow columns.
+        let existingIndices = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [entity.name])
+        for index in existingIndices {
+            try execute("DROP INDEX \(index.quotedDatabaseIdentifier)", db)
+        }
+        for (sql, arguments) in statements {
+            try execute(sql, db, arguments: arguments)
+        }
+        for column in dropped {
+            try execute("ALTER TABLE \(quotedName) DROP COLUMN \(column.quotedDatabaseIdentifier)", db)
+        }
+        for sql in table.creationSQL.dropFirst() {
+            try execute(sql, db)
+        }
+        return true
+    }
+
+    /// A constant as SQL text, for a column's `DEFAULT` clause.
+    private static func sqlLiteral(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: "NULL"
+        case .int64(let int): String(int)
+        case .double(let double): double.isFinite ? "\(double)" : nil
+        case .string(let string): "'" + string.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let data): "X'" + data.map { String(format: "%02X", $0) }.joined() + "'"
+        }
     }
 
     /// Copies the entity's rows into a table of the new layout and puts it in place.
