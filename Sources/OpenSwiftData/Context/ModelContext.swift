@@ -278,6 +278,9 @@ public class ModelContext: Equatable {
 
     private func fetchModels<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
         let query = try Query(descriptor, in: self)
+        if descriptor.includePendingChanges, hasPendingChanges(affecting: query) {
+            return try fetchInMemory(descriptor, query)
+        }
         guard let pending = pendingStates(of: query.table, if: descriptor.includePendingChanges) else {
             let rows = try query.store.fetchRows(
                 query.table, where: query.condition, orderBy: query.orderBy,
@@ -310,7 +313,8 @@ public class ModelContext: Equatable {
     public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
     where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if descriptor.includePendingChanges, pendingStates(of: query.table, if: true) != nil {
+        if descriptor.includePendingChanges,
+           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
             throw SwiftDataError.includePendingChangesWithBatchSize.explaining(
                 "the context has unsaved changes to \(query.table.entity.name), which a batched fetch cannot include; save first, or set includePendingChanges to false")
         }
@@ -325,7 +329,8 @@ public class ModelContext: Equatable {
     /// The number of models matching the descriptor.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if pendingStates(of: query.table, if: descriptor.includePendingChanges) != nil {
+        if descriptor.includePendingChanges,
+           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
             return try fetch(descriptor).count
         }
         let count = try query.store.count(query.table, where: query.condition)
@@ -337,7 +342,8 @@ public class ModelContext: Equatable {
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if pendingStates(of: query.table, if: descriptor.includePendingChanges) != nil {
+        if descriptor.includePendingChanges,
+           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
             return try fetch(descriptor).map(\.persistentModelID)
         }
         let rowIDs = try query.store.fetchRowIDs(
@@ -429,12 +435,15 @@ public class ModelContext: Equatable {
         let table: TableLayout
         let condition: SQLFragment?
         let orderBy: String?
+        /// The other entities the condition and the order read through relationships.
+        let relatedEntities: Set<String>
 
         init(store: SQLiteStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
             self.store = store
             self.table = table
             self.condition = condition
             self.orderBy = orderBy
+            relatedEntities = []
         }
 
         init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
@@ -443,12 +452,15 @@ public class ModelContext: Equatable {
             let table = store.tables[layout.entityName]!
             self.store = store
             self.table = table
-            condition = try descriptor.predicate.map { try PredicateTranslator.sql(for: $0, columns: table) }
+            let columns = StoreTableColumns(table, in: store)
+            let predicate = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns) }
+            let sort = try SortTranslator.translation(of: descriptor.sortBy, columns: columns)
+            condition = predicate?.condition
             // Ties keep the order rows were stored in, as a stable sort in memory would.
             orderBy = descriptor.sortBy.isEmpty
                 ? nil
-                : try SortTranslator.sql(for: descriptor.sortBy, columns: table)
-                    + ", \(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+                : sort.orderBy + ", \(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+            relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         }
     }
 
@@ -472,6 +484,39 @@ public class ModelContext: Equatable {
             + changed.values.filter { $0.layout.entityName == entity }
         let hasDeletes = deleted.values.contains { $0.layout.entityName == entity }
         return pending.isEmpty && !hasDeletes ? nil : pending
+    }
+
+    /// Whether unsaved changes can change what a query reading other entities' tables through
+    /// relationships selects or how it orders: an inserted, changed or deleted model of the
+    /// fetched entity or of one of those. (A changed shelf name moves stored, unchanged books
+    /// in and out of `$0.shelf?.name == "Fiction"`.)
+    private func hasPendingChanges(affecting query: Query) -> Bool {
+        guard !query.relatedEntities.isEmpty else { return false }
+        let entities = query.relatedEntities.union([query.table.entity.name])
+        return inserted.contains { entities.contains($0.layout.entityName) }
+            || changed.values.contains { entities.contains($0.layout.entityName) }
+            || deleted.values.contains { entities.contains($0.layout.entityName) }
+    }
+
+    /// A fetch answered in memory: every stored model of the entity and every inserted one,
+    /// filtered with `predicate.evaluate` and sorted with `sorted(using:)` over the objects as
+    /// the context holds them, unsaved changes included.
+    private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: Query) throws -> [T] {
+        let key = "\(query.table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+        let stored = try query.store.fetchRows(query.table, where: nil, orderBy: key, limit: nil, offset: nil)
+            .map { materialize($0.rowID, $0.values, query) as T }
+            .filter { !Self.state(of: $0).isDeleted }
+        let unsaved = inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
+        var results = stored + unsaved
+        if let predicate = descriptor.predicate {
+            results = try results.filter { try predicate.evaluate($0) }
+        }
+        if !descriptor.sortBy.isEmpty {
+            results.sort(using: descriptor.sortBy)
+        }
+        let start = min(descriptor.fetchOffset ?? 0, results.count)
+        let end = descriptor.fetchLimit.map { min(start + $0, results.count) } ?? results.count
+        return Array(results[start..<end])
     }
 
     /// The models of the given rows, in the given order.

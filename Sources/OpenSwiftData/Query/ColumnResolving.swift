@@ -9,11 +9,71 @@ struct ResolvedColumn {
     let codec: ValueCodec
 }
 
-/// Maps the key paths found in predicates and sort descriptors to stored columns.
+/// Maps the key paths found in predicates and sort descriptors to stored columns, and, for
+/// models, to their identity and relationships.
+///
+/// Every SQL name a resolver hands out is qualified by the name the query gives its table: the
+/// table's own name for the entity being fetched, an alias inside a subquery.
 protocol ColumnResolving {
     /// The column for a key path rooted at the model type, or nil when the key path names
-    /// nothing stored (a computed or @Transient property).
+    /// nothing stored (a computed or @Transient property, or a relationship).
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn?
+
+    /// The relationship a key path rooted at the model type names, or nil when it names none.
+    func relationship(for keyPath: AnyKeyPath) -> ResolvedRelationship?
+
+    /// What identifies a row as a model, or nil when the rows are not models.
+    var rowIdentity: RowIdentity? { get }
+
+    /// The key paths of the properties a key path through to-one relationships reads, one per
+    /// step (`\Book.shelf?.name` is `[\Book.shelf, \Shelf.name]`), or nil when it is not such a
+    /// key path. Sort descriptors need it; predicates arrive already split into steps.
+    func propertyChain(for keyPath: AnyKeyPath) -> [AnyKeyPath]?
+}
+
+extension ColumnResolving {
+    func relationship(for keyPath: AnyKeyPath) -> ResolvedRelationship? { nil }
+    var rowIdentity: RowIdentity? { nil }
+    func propertyChain(for keyPath: AnyKeyPath) -> [AnyKeyPath]? { nil }
+}
+
+/// The identity of the rows of a model's table: what `persistentModelID` reads in SQL.
+struct RowIdentity {
+    /// The entity's name, as identifiers record it.
+    let entityName: String
+    /// The identifier of the store holding the table.
+    let storeIdentifier: String
+    /// The quoted table name, for subqueries that look a row up by its key.
+    let tableName: String
+    /// The qualified primary-key column, e.g. `"Book"."_pk"`.
+    let primaryKey: String
+    /// `\Model.persistentModelID` for the table's model type.
+    let identifierKeyPath: AnyKeyPath
+
+    /// The row of `identifier` in this table, or nil when the identifier names a model of
+    /// another entity or store, or one never saved: no row of the table is that model.
+    func rowID(of identifier: PersistentIdentifier) -> Int64? {
+        guard identifier.entityName == entityName, identifier.storeIdentifier == storeIdentifier else { return nil }
+        return identifier.rowID
+    }
+}
+
+/// A relationship as a query reaches it from one row of its source table.
+struct ResolvedRelationship {
+    /// `Entity.relationship`, for messages.
+    let name: String
+    let isToOne: Bool
+    /// How the relationship is kept; the names in it are unqualified.
+    let storage: StoredRelationship.Storage
+    /// For a to-one relationship, the qualified column of the source row holding the related
+    /// row's key.
+    let keyColumn: String?
+    /// The destination entity's name.
+    let destinationEntity: String
+    /// The quoted name of the destination's table.
+    let destinationTable: String
+    /// The destination's columns, qualified by `alias` (already quoted).
+    let destination: (_ alias: String) -> any ColumnResolving
 }
 
 /// A key path as messages show it: `\Film.title`, and the column it resolved to when it did.

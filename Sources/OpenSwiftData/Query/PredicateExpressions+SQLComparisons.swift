@@ -34,13 +34,25 @@ extension PredicateTranslationScope {
     /// - `nil` compares equal to `nil` and unequal to everything else (`IS`, `IS NOT`);
     /// - `UInt`/`UInt64`, stored as signed bit patterns, are ordered as unsigned by comparing
     ///   the row values `(x < 0, x)`: values from 2⁶³ up have negative patterns and come last;
-    /// - JSON and `Decimal` columns only compare with `nil`.
+    /// - JSON and `Decimal` columns only compare with `nil`;
+    /// - models and identifiers compare by the row they are (``identityEquality(_:_:in:)``).
     ///
     /// The result is 0 or 1, never NULL.
     func comparison(
         _ left: TranslatedExpression, _ op: SQLComparisonOperator, _ right: TranslatedExpression,
         kind: SQLValueKind, in node: Any.Type
     ) throws -> SQLFragment {
+        let byIdentity = [left, right].contains { $0.modelReference != nil || $0.collectionReference != nil }
+        if byIdentity || ((kind.isModel || kind.isPersistentIdentifier) && op != .equal && op != .notEqual) {
+            switch op {
+            case .equal:
+                return try identityEquality(left, right, in: node)
+            case .notEqual:
+                return "(NOT \(try identityEquality(left, right, in: node)))"
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                throw unsupported(node, "models and their identifiers have no order in SQL; compare their attributes instead")
+            }
+        }
         switch op {
         case .equal, .notEqual:
             if left.isNilConstant || right.isNilConstant {

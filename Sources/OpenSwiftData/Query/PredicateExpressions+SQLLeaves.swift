@@ -18,10 +18,13 @@ extension PredicateExpressions.NilLiteral: PredicateSQLTranslatable {
 extension PredicateExpressions.Variable: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         if key == scope.rootVariable {
-            throw scope.unsupported(
-                Self.self,
-                "the model itself cannot be compared in SQL; compare one of its stored attributes, "
-                    + "such as its persistentModelID, instead")
+            guard scope.rootModel.identity != nil else {
+                throw scope.unsupported(
+                    Self.self,
+                    "the model itself cannot be compared in SQL; compare one of its stored attributes, "
+                        + "such as its persistentModelID, instead")
+            }
+            return TranslatedExpression(form: .model(scope.rootModel), type: Output.self, codec: nil, mayBeNull: false)
         }
         guard let bound = scope.value(of: key) else {
             throw scope.unsupported(Self.self, "the variable is not bound by an enclosing expression")
@@ -34,9 +37,17 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let anyKeyPath = keyPath as AnyKeyPath
         if let variable = root as? any PredicateVariableReference, variable.key == scope.rootVariable {
-            return try column(anyKeyPath, in: scope)
+            return try scope.member(anyKeyPath, of: scope.rootModel, type: Output.self, in: Self.self)
         }
         let base = try scope.translate(root)
+        switch base.form {
+        case .model(let model):
+            return try scope.member(anyKeyPath, of: model, type: Output.self, in: Self.self)
+        case .collection(let collection):
+            return try scope.member(anyKeyPath, of: collection, collectionType: Root.Output.self, in: Self.self)
+        case .constant, .sql:
+            break
+        }
         if let folded = scope.folded(self, [base]) {
             return folded
         }
@@ -78,22 +89,6 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
             "\(describeKeyPath(anyKeyPath)) has no SQL equivalent (supported on computed values: String.count, "
                 + "String.isEmpty, Data.count, Data.isEmpty, Date.timeIntervalSinceReferenceDate, "
                 + "Date.timeIntervalSince1970)")
-    }
-
-    /// The stored column of a key path on the model.
-    private func column(_ anyKeyPath: AnyKeyPath, in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        guard let column = scope.columns.column(for: anyKeyPath) else {
-            throw scope.unsupported(
-                Self.self,
-                "\(describeKeyPath(anyKeyPath)) does not name a stored attribute of \(scope.rootTypeName) "
-                    + "(computed and @Transient properties and relationships cannot be fetched by)")
-        }
-        var translated = TranslatedExpression.sql(
-            SQLFragment(column.sql), type: Output.self,
-            mayBeNull: column.codec.isOptional || Output.self is any OptionalProtocol.Type,
-            codec: column.codec)
-        translated.keyPathDescription = describeKeyPath(anyKeyPath, column: column)
-        return translated
     }
 }
 

@@ -14,8 +14,18 @@ extension PredicateExpressions.SequenceContains: PredicateSQLTranslatable {
         let member = try scope.translate(element)
         if let folded = scope.folded(self, [container, member]) { return folded }
 
+        // `$0.courses.contains(course)`: a to-many relationship holding a model.
+        if let collection = container.collectionReference {
+            let element = TranslatedExpression(
+                form: .model(collection.element), type: RHS.Output.self, codec: nil, mayBeNull: false)
+            let same = try scope.identityEquality(element, member, in: Self.self)
+            return .sql("(EXISTS (\(collection.select("1", where: [same]))))", type: Bool.self)
+        }
         // `ids.contains($0.id)`: a captured collection.
         if let elements = container.constantValue as? LHS.Output {
+            if let model = member.modelReference {
+                return try scope.identityMembership(of: model, in: elements.map { $0 as Any }, in: Self.self)
+            }
             return try membership(of: member, in: elements.map { $0 as Any }, scope: scope)
         }
         let name = container.keyPathDescription.map { "\($0) " } ?? ""

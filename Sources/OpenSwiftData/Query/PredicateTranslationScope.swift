@@ -27,6 +27,13 @@ struct TranslatedExpression {
         case constant(Any)
         /// SQL evaluated for each row.
         case sql(SQLFragment)
+        /// A model reached from the row (the row itself, a to-one relationship's model, an
+        /// element of a to-many relationship), or its `persistentModelID`: it has no SQL
+        /// value of its own, only a key to compare and attributes to read.
+        case model(ModelReference)
+        /// The models of a to-many relationship: only counted, tested for emptiness, or
+        /// searched with `contains`, `allSatisfy` and `filter`.
+        case collection(CollectionReference)
     }
 
     var form: Form
@@ -41,6 +48,9 @@ struct TranslatedExpression {
     var mayBeNull: Bool
     /// The key path the expression reads, for error messages.
     var keyPathDescription: String?
+    /// The ``ModelReference`` numbers of models whose absence makes the SQL `NULL`: an
+    /// attribute read from a related row is `NULL` when there is no such row.
+    var nullWhenMissing: Set<Int> = []
 
     static func constant(_ value: Any, type: Any.Type) -> TranslatedExpression {
         TranslatedExpression(form: .constant(value), type: type, codec: nil, mayBeNull: false)
@@ -57,6 +67,18 @@ struct TranslatedExpression {
     var isConstant: Bool {
         if case .constant = form { return true }
         return false
+    }
+
+    /// The model, when the expression is one (or its `persistentModelID`).
+    var modelReference: ModelReference? {
+        if case .model(let reference) = form { return reference }
+        return nil
+    }
+
+    /// The to-many relationship's models, when the expression is such a collection.
+    var collectionReference: CollectionReference? {
+        if case .collection(let reference) = form { return reference }
+        return nil
     }
 
     /// The constant's value, when the expression is a constant.
@@ -78,21 +100,39 @@ struct TranslatedExpression {
     var mayBeNil: Bool { isConstant ? isNilConstant : mayBeNull }
 }
 
-/// The state of one translation: which variable is the model row, what `flatMap` variables
-/// are bound to, and how to report what cannot be translated.
+/// The state of one translation: which variable is the model row, what `flatMap` and closure
+/// variables are bound to, the aliases of its subqueries, the entities it reads through
+/// relationships, and how to report what cannot be translated.
 final class PredicateTranslationScope {
     let rootVariable: PredicateExpressions.VariableID
     let columns: any ColumnResolving
     /// The model type's name, for messages.
     let rootTypeName: String
+    /// The fetched row, as a model.
+    let rootModel: ModelReference
+    let aliases: SQLAliases
+    /// The entities whose tables the SQL reads besides the fetched one.
+    private(set) var relatedEntities: Set<String> = []
     private var variables: [PredicateExpressions.VariableID: TranslatedExpression] = [:]
     /// The variables bound to constants, so constant sub-expressions can be evaluated.
     private var constantBindings = PredicateBindings()
 
-    init(rootVariable: PredicateExpressions.VariableID, columns: any ColumnResolving, rootTypeName: String) {
+    init(
+        rootVariable: PredicateExpressions.VariableID, columns: any ColumnResolving, rootTypeName: String,
+        aliases: SQLAliases = SQLAliases()
+    ) {
         self.rootVariable = rootVariable
         self.columns = columns
         self.rootTypeName = rootTypeName
+        self.aliases = aliases
+        rootModel = ModelReference(
+            columns: columns, identity: columns.rowIdentity, access: .current, description: rootTypeName,
+            number: aliases.nextReference())
+    }
+
+    /// Records that the SQL reads the table of `entity`.
+    func noteRead(of entity: String) {
+        relatedEntities.insert(entity)
     }
 
     // MARK: Walking the tree
@@ -155,7 +195,23 @@ final class PredicateTranslationScope {
         switch expression.form {
         case .sql(let fragment):
             return fragment
+        case .model(let reference):
+            guard let key = reference.key else {
+                throw unsupported(node, "\(reference.description) has no identity to compare in SQL")
+            }
+            return key
+        case .collection(let reference):
+            throw unsupported(
+                node,
+                "\(reference.description) is a to-many relationship, which has no value in SQL: "
+                    + "use isEmpty, count, contains(where:), allSatisfy or filter on it")
         case .constant(let value):
+            if SQLValueKind(expression.type).isPersistentIdentifier {
+                throw unsupported(
+                    node,
+                    "a PersistentIdentifier can only be compared with == or != to a persistentModelID, "
+                        + "or searched for with contains")
+            }
             let codec: ValueCodec
             if let peer, let peerCodec = peer.codec,
                ObjectIdentifier(peer.kind.wrappedType) == ObjectIdentifier(expression.kind.wrappedType) {
@@ -182,6 +238,8 @@ final class PredicateTranslationScope {
         switch expression.form {
         case .sql(let fragment):
             return fragment
+        case .model, .collection:
+            throw unsupported(node, "a condition must be a Bool, not \(readableTypeName(expression.type))")
         case .constant(let value):
             guard let bool = value as? Bool else {
                 throw unsupported(node, "a condition must be a Bool, not \(readableTypeName(expression.type))")

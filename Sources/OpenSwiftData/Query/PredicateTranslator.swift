@@ -28,6 +28,18 @@ import GRDB
 /// | `ids.contains($0.x)` (captured array or set) | `x IN (?, …)`; `0` when empty |
 /// | `(a...b).contains($0.x)`, `(a..<b)`, `a...`, `...b`, `..<b` | `x >= a AND x <= b`, … |
 /// | `localizedStandardContains`, `localizedCompare`, `caseInsensitiveCompare` | the `osd_` functions of ``QueryFunctions`` |
+/// | `$0.shelf?.name`, `$0.shelf!.name` (to-one) | `(SELECT "$t1"."name" FROM "Shelf" AS "$t1" WHERE "$t1"."_pk" = "Book"."shelf")` |
+/// | `$0.shelf == nil`, `$0.shelf?.persistentModelID == id`, `$0.persistentModelID == id` | the related row's key `IS NULL`, `IS ?` (a constant `0` when `id` names no row of that table) |
+/// | `ids.contains($0.persistentModelID)` | `key IN (?, …)` over the identifiers naming rows of the table |
+/// | `$0.books.isEmpty`, `$0.books.count` (to-many) | `NOT EXISTS (SELECT 1 FROM …)`, `(SELECT COUNT(*) FROM …)` over the inverse key column or the join table |
+/// | `$0.books.contains { … }`, `allSatisfy { … }`, `filter { … }` | `EXISTS (… AND test)`, `NOT EXISTS (… AND NOT test)`, a narrower subquery; the closure's variable is the subquery's row, under an alias of its own |
+/// | `$0.courses.contains(model)` | `EXISTS (… AND key = ?)` |
+///
+/// A to-one relationship whose key names no row (left behind by the `.noAction` delete rule)
+/// reads as `nil`, as it does in memory. Models compare by identity: the same row of the same
+/// entity of the same store; an identifier captured from outside the predicate that names an
+/// unsaved model matches no row. (`#Predicate` cannot capture a model: models are not
+/// `Codable`, so `$0.shelf == shelf` does not compile; compare `persistentModelID`s.)
 ///
 /// ## Where SQL and Swift differ
 ///
@@ -49,16 +61,31 @@ import GRDB
 ///   upper bound), the query fails too, but only if SQLite evaluates that part for that row:
 ///   it may order the conditions of an `AND` differently, or skip rows through an index.
 enum PredicateTranslator {
+    /// A predicate's translation.
+    struct Translation {
+        /// The WHERE-clause expression.
+        let condition: SQLFragment
+        /// The entities whose tables the condition reads besides the fetched one, through
+        /// relationships: unsaved changes to their models can change which rows match.
+        let relatedEntities: Set<String>
+    }
+
     /// The WHERE-clause expression equivalent to `predicate`, or an error naming what cannot be
     /// translated: throw `SwiftDataError.unsupportedPredicate.explaining("...")` whose text
     /// names the expression (its full Swift type name, e.g.
     /// `PredicateExpressions.SequenceMaximum<...>`) and the key path when relevant.
     static func sql<T>(for predicate: Predicate<T>, columns: some ColumnResolving) throws -> SQLFragment {
+        try translation(of: predicate, columns: columns).condition
+    }
+
+    /// The WHERE-clause expression equivalent to `predicate` and the tables it reads.
+    static func translation<T>(of predicate: Predicate<T>, columns: some ColumnResolving) throws -> Translation {
         let scope = PredicateTranslationScope(
             rootVariable: predicate.variable.key,
             columns: columns,
             rootTypeName: readableTypeName(T.self))
         let translated = try scope.translate(predicate.expression)
-        return try scope.condition(translated, in: type(of: predicate.expression))
+        let condition = try scope.condition(translated, in: type(of: predicate.expression))
+        return Translation(condition: condition, relatedEntities: scope.relatedEntities)
     }
 }

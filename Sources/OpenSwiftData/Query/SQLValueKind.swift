@@ -102,6 +102,10 @@ struct SQLValueKind {
     }
 
     var isString: Bool { ObjectIdentifier(wrappedType) == ObjectIdentifier(String.self) }
+    /// Whether the values are model identifiers, compared by the row they name.
+    var isPersistentIdentifier: Bool { ObjectIdentifier(wrappedType) == ObjectIdentifier(PersistentIdentifier.self) }
+    /// Whether the values are models (a to-one relationship's value).
+    var isModel: Bool { wrappedType is any PersistentModel.Type }
     var isData: Bool { ObjectIdentifier(wrappedType) == ObjectIdentifier(Data.self) }
 }
 

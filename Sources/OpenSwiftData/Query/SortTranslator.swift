@@ -16,6 +16,11 @@ import GRDB
 /// - A `RawRepresentable` type sorts by its stored raw value, after checking (when it is
 ///   `CaseIterable`) that its `<` is that order.
 ///
+/// - A key path through to-one relationships (`SortDescriptor(\Book.shelf?.name)`) sorts by a
+///   subquery reading the related row; a model with no related model (or one whose key names
+///   no row) sorts as `nil`, as in memory. Key paths through to-many relationships
+///   (`\Shelf.books.count`) are refused.
+///
 /// Models whose keys compare equal come out in an unspecified order in SQL, where
 /// `sorted(using:)` keeps their previous order: append the primary key to the list to make the
 /// result deterministic and equal to sorting the models in primary-key order.
@@ -23,11 +28,27 @@ enum SortTranslator {
     /// An ORDER BY list (without the keywords) for the descriptors, or
     /// `SwiftDataError.unsupportedSortDescriptor.explaining(...)` naming the key path.
     static func sql<T>(for sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> String {
+        try translation(of: sortDescriptors, columns: columns).orderBy
+    }
+
+    /// The descriptors' translation.
+    struct Translation {
+        /// The ORDER BY list, without the keywords.
+        let orderBy: String
+        /// The entities whose tables the list reads besides the fetched one, through to-one
+        /// relationships.
+        let relatedEntities: Set<String>
+    }
+
+    /// The ORDER BY list for the descriptors and the tables it reads.
+    static func translation<T>(of sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> Translation {
         var terms: [String] = []
+        var related: Set<String> = []
+        let aliases = SQLAliases()
         for descriptor in sortDescriptors {
-            terms.append(contentsOf: try self.terms(for: descriptor, columns: columns))
+            terms.append(contentsOf: try self.terms(for: descriptor, columns: columns, aliases: aliases, related: &related))
         }
-        return terms.joined(separator: ", ")
+        return Translation(orderBy: terms.joined(separator: ", "), relatedEntities: related)
     }
 
     /// How a string column is ordered.
@@ -48,15 +69,21 @@ enum SortTranslator {
         }
     }
 
-    private static func terms<T>(for descriptor: SortDescriptor<T>, columns: some ColumnResolving) throws -> [String] {
+    private static func terms<T>(
+        for descriptor: SortDescriptor<T>, columns: some ColumnResolving, aliases: SQLAliases,
+        related: inout Set<String>
+    ) throws -> [String] {
         guard let keyPath = descriptor.keyPath else {
             throw SwiftDataError.unsupportedSortDescriptor.explaining(
                 "a SortDescriptor<\(readableTypeName(T.self))> without a key path cannot be sorted by in SQL")
         }
-        guard let column = columns.column(for: keyPath) else {
+        guard let column = try columns.column(for: keyPath)
+            ?? relatedColumn(keyPath, columns: columns, aliases: aliases, related: &related)
+        else {
             throw SwiftDataError.unsupportedSortDescriptor.explaining(
                 "\(describeKeyPath(keyPath)) does not name a stored attribute of \(readableTypeName(T.self)) "
-                    + "(computed and @Transient properties and relationships cannot be sorted by)")
+                    + "or of a model it reaches through to-one relationships "
+                    + "(computed and @Transient properties and to-many relationships cannot be sorted by)")
         }
         let stringOrdering: StringOrdering?
         if let comparator = descriptor.stringComparator {
@@ -71,6 +98,34 @@ enum SortTranslator {
         return try terms(
             column: column, valueType: type(of: keyPath).valueType, stringOrdering: stringOrdering,
             order: descriptor.order, keyPathDescription: describeKeyPath(keyPath, column: column))
+    }
+
+    /// The attribute a key path through to-one relationships reads (`\Book.shelf?.name`), as a
+    /// subquery on the related row: `NULL` when there is no related model.
+    private static func relatedColumn(
+        _ keyPath: AnyKeyPath, columns: some ColumnResolving, aliases: SQLAliases, related: inout Set<String>
+    ) throws -> ResolvedColumn? {
+        guard let chain = columns.propertyChain(for: keyPath), chain.count > 1 else { return nil }
+        var model = ModelReference(
+            columns: columns, identity: columns.rowIdentity, access: .current, description: "",
+            number: aliases.nextReference())
+        for step in chain.dropLast() {
+            guard let relationship = model.columns.relationship(for: step), relationship.isToOne,
+                  let keyColumn = relationship.keyColumn
+            else { return nil }
+            related.insert(relationship.destinationEntity)
+            let alias = aliases.next()
+            let destination = relationship.destination(alias)
+            model = ModelReference(
+                columns: destination, identity: destination.rowIdentity,
+                access: .lookup(key: model.read(SQLFragment(keyColumn)), table: relationship.destinationTable, alias: alias),
+                description: relationship.name, number: aliases.nextReference(), reachedFrom: model)
+        }
+        guard let last = chain.last, let column = model.columns.column(for: last) else { return nil }
+        let read = model.read(SQLFragment(column.sql))
+        // Names only: ORDER BY has no arguments.
+        guard read.arguments.isEmpty else { return nil }
+        return ResolvedColumn(sql: read.sql, codec: column.codec)
     }
 
     /// The `ORDER BY` terms for one column.
