@@ -345,4 +345,29 @@ import Testing
         let tallies = try ModelContext(container).fetch(FetchDescriptor<CounterSchemaV2.Tally>(sortBy: [SortDescriptor(\.name)]))
         #expect(tallies.map(\.count) == [3, 7])
     }
+
+    @Test func theBackupCanBeTurnedOff() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "a"))
+            try context.save()
+        }
+        var configuration = ModelConfiguration(url: url)
+        configuration.backsUpBeforeMigrating = false
+        _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: configuration)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
+        #expect(try rawColumns(url, table: "Memo").contains("body"))
+
+        let backedUp = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: backedUp)))
+            context.insert(NoteSchemaV1.Memo(text: "b"))
+            try context.save()
+        }
+        _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: backedUp))
+        let backup = URL(fileURLWithPath: backedUp.path + ".backup")
+        #expect(try rawColumns(backup, table: "Memo") == ["_pk", "text"])
+        #expect(try rawRow(backup, sql: "SELECT text FROM Memo")[0] as String == "b")
+    }
 }

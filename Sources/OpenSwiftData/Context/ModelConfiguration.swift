@@ -29,6 +29,10 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
     /// Whether contexts may save to the store; `false` opens it read-only.
     public let allowsSave: Bool
     public let isStoredInMemoryOnly: Bool
+    /// Whether opening the store copies it to `<file>.backup` before a migration changes it
+    /// (the default). OpenSwiftData's addition: a migration is all-or-nothing anyway, so turn
+    /// this off when the copy costs more than it is worth, for a large store you can rebuild.
+    public var backsUpBeforeMigrating = true
 
     public var id: URL { url }
 

@@ -69,7 +69,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             if case .file(let url) = location, configuration.allowsSave {
-                try StoreMigration.migrateIfNeeded(at: url, to: storeSchema, plan: migrationPlan)
+                try StoreMigration.migrateIfNeeded(
+                    at: url, to: storeSchema, plan: migrationPlan, backingUp: configuration.backsUpBeforeMigrating)
             }
             let store = try SQLiteStore(location: location, schema: storeSchema, allowsSave: configuration.allowsSave)
             stores.append(store)

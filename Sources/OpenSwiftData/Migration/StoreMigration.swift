@@ -6,22 +6,23 @@ import GRDB
 /// metadata are committed together or not at all.
 ///
 /// Before changing anything it copies the store beside itself as `<file>.backup` (replacing an
-/// older backup). If a stage throws, a constraint fails or the process dies, the store is left
+/// older backup), unless the configuration's `backsUpBeforeMigrating` is `false`. If a stage throws, a constraint fails or the process dies, the store is left
 /// exactly as it was. What ran is logged through ``migrationLog`` and recorded in the store's
 /// `_osd_migrations` table.
 enum StoreMigration {
-    static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?) throws {
+    static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
         guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false),
               metadata.fingerprint != target.fingerprint
         else { return }
         let store = "the store \(url.path)"
         let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store)
         guard !steps.isEmpty else { return }
-        try migrate(url, metadata: metadata, steps: steps, plan: plan)
+        try migrate(url, metadata: metadata, steps: steps, plan: plan, backingUp: backingUp)
     }
 
     private static func migrate(
-        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], plan: (any SchemaMigrationPlan.Type)?
+        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], plan: (any SchemaMigrationPlan.Type)?,
+        backingUp: Bool
     ) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
@@ -32,7 +33,7 @@ enum StoreMigration {
             try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        try backUp(queue, url)
+        if backingUp { try backUp(queue, url) }
         let started = Date()
         do {
             try queue.inTransaction(.immediate) { db in
