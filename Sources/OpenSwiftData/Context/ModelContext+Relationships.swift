@@ -52,7 +52,7 @@ extension ModelContext {
         while let state = pending.popLast() {
             guard let owner = state.model else { continue }
             for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
-                guard let value = state.values[index], !(value is RelationshipFault) else { continue }
+                guard let value = state.storedValue(at: index), !(value is RelationshipFault) else { continue }
                 let inverse = state.layout.inverse(of: index)
                 for related in RelatedModels.models(in: value) {
                     guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
@@ -131,7 +131,7 @@ extension ModelContext {
                 let property = state.layout.properties[stored.propertyIndex]
                 let relationship = stored.relationship
                 if stored.isToOne {
-                    if !property.isOptional, state.values[stored.propertyIndex] == nil {
+                    if !property.isOptional, state.storedValue(at: stored.propertyIndex) == nil {
                         throw SwiftDataError.modelValidationFailure.explaining(
                             "\(state.layout.entityName).\(property.name) is not optional but holds no \(relationship.destination); give it one before saving, or make the property optional. Nothing was saved")
                     }

@@ -87,8 +87,21 @@ final class ModelLayout: @unchecked Sendable {
     /// The position of the property at `keyPath` in the backing data, or `nil` when the key
     /// path names no persisted property.
     func index(of keyPath: AnyKeyPath) -> Int? {
-        indexByKeyPath[keyPath]
+        // Key path literals are objects Swift creates once per literal, so the generated
+        // accessors pass the same few objects every time: look them up by identity first,
+        // which is much cheaper than hashing a key path.
+        let identity = ObjectIdentifier(keyPath)
+        if let index = keyPathsSeen.withLock({ $0[identity]?.index }) { return index }
+        guard let index = indexByKeyPath[keyPath] else { return nil }
+        keyPathsSeen.withLock { seen in
+            // Keeping the key path alive keeps its address from naming another key path later;
+            // the bound keeps key paths built at run time from piling up.
+            if seen.count < 4 * properties.count + 8 { seen[identity] = (UncheckedSendable(keyPath), index) }
+        }
+        return index
     }
+
+    private let keyPathsSeen = Mutex<[ObjectIdentifier: (keyPath: UncheckedSendable<AnyKeyPath>, index: Int)]>([:])
 
     /// The name of the property at `keyPath`, for error messages and constraints.
     func propertyName(for keyPath: AnyKeyPath) -> String? {

@@ -31,6 +31,18 @@ class ModelState {
 
     init(layout: ModelLayout) {
         self.layout = layout
+        // Allocated on the first value set: a fetched model's initializer creates backing data
+        // that it replaces at once, and that one is never given a value.
+        values = []
+    }
+
+    /// The value held for the property at `index`, faults included; `nil` when it has none.
+    func storedValue(at index: Int) -> Any? {
+        values.isEmpty ? nil : values[index]
+    }
+
+    /// Makes room for every property's value.
+    private func allocateValues() {
         values = ContiguousArray(repeating: nil, count: layout.properties.count)
     }
 
@@ -51,6 +63,7 @@ class ModelState {
 
     /// The value of the property at `index`, as the property's declared type.
     func value<Value>(at index: Int) -> Value {
+        if values.isEmpty { allocateValues() }
         if let value = values[index] {
             if layout.properties[index].isRelationship, value is RelationshipFault {
                 return resolvedValue(at: index) as! Value
@@ -78,6 +91,7 @@ class ModelState {
 
     /// Sets the property at `index` and records the change with the model's context.
     func setValue(_ newValue: Any, at index: Int) {
+        if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted {
             if committedValues == nil { committedValues = values }
             changedProperties.insert(index)
@@ -94,6 +108,7 @@ class ModelState {
     /// The value of the property at `index` with any relationship fault resolved through the
     /// context; `nil` when unset.
     func resolvedValue(at index: Int) -> Any? {
+        if values.isEmpty { allocateValues() }
         guard let fault = values[index] as? RelationshipFault else { return values[index] }
         let property = layout.properties[index]
         guard let context else {
@@ -163,6 +178,7 @@ class ModelState {
     /// Leaves the property at `index` with no value, as a non-optional to-one relationship is
     /// when its model was taken away; saving then fails unless it gets a new one.
     private func clearValue(at index: Int) {
+        if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted {
             if committedValues == nil { committedValues = values }
             changedProperties.insert(index)

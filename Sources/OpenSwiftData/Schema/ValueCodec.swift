@@ -32,8 +32,11 @@ struct ValueCodec: @unchecked Sendable {
     private let decodeValue: (DatabaseValue) throws -> Any
     private let nilValue: Any?
 
-    /// Converts a value of the codec's type, or an `Optional` of it, to what the column stores.
+    /// Converts a value of the codec's type, or (for an optional codec) an `Optional` of it, to
+    /// what the column stores.
     func encode(_ value: Any) throws -> DatabaseValue {
+        // A non-optional codec's values are never `nil`; the cast below would only cost time.
+        guard isOptional else { return try encodeValue(value) }
         if let optional = value as? any OptionalProtocol {
             guard let wrapped = optional.wrappedValue else { return .null }
             return try encodeValue(wrapped)

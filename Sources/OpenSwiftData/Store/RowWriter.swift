@@ -8,6 +8,8 @@ struct RowWriter {
     let tables: [String: TableLayout]
     /// The keys of the rows inserted so far in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
+    /// Each entity's insert statement, prepared once per save.
+    private var insertStatements: [String: Statement] = [:]
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
@@ -64,7 +66,14 @@ struct RowWriter {
             }
         }
         if rowID == nil {
-            try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(arguments))
+            let statement: Statement
+            if let prepared = insertStatements[table.entity.name] {
+                statement = prepared
+            } else {
+                statement = try db.cachedStatement(sql: table.insertSQL)
+                insertStatements[table.entity.name] = statement
+            }
+            try statement.execute(arguments: StatementArguments(arguments))
             rowID = db.lastInsertedRowID
         }
         newRowIDs[ObjectIdentifier(state)] = rowID!
@@ -101,7 +110,7 @@ struct RowWriter {
     /// The key a to-one relationship stores: the related row's, `NULL` when it holds nothing,
     /// or `nil` when the related model has no row yet.
     private func foreignKeyValue(_ state: ModelState, _ foreignKey: StoredRelationship) -> DatabaseValue? {
-        let value = state.values[foreignKey.propertyIndex]
+        let value = state.storedValue(at: foreignKey.propertyIndex)
         if case .toOne(let rowID)? = value as? RelationshipFault { return rowID.databaseValue }
         guard let related = RelatedModels.models(in: value).first else { return .null }
         guard let relatedState = related.modelState, let rowID = rowID(of: relatedState) else { return nil }
@@ -115,7 +124,7 @@ struct RowWriter {
         let table = try table(of: state)
         for relationship in table.relationships {
             if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
-            let value = state.values[relationship.propertyIndex]
+            let value = state.storedValue(at: relationship.propertyIndex)
             if value is RelationshipFault { continue }
             switch relationship.storage {
             case .foreignKey(let column):

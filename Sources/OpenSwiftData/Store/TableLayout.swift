@@ -161,7 +161,7 @@ struct TableLayout: @unchecked Sendable {
     }
 
     func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
-        guard let value = state.values[column.propertyIndex] else {
+        guard let value = state.storedValue(at: column.propertyIndex) else {
             if column.isOptional { return .null }
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) has no value; a non-optional property needs one before the model is saved (assign it in the initializer or declare a default)")
