@@ -247,6 +247,7 @@ import Testing
             }
             try context.save()
         }
+        SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         func statements(prefetching: Bool) throws -> (Int, Int) {
             let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: url))
             let store = try #require(container.stores.first)

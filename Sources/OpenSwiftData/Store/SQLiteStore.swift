@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// One SQLite database holding a schema's entities: a file in WAL mode, or memory.
 ///
@@ -22,9 +23,13 @@ final class SQLiteStore: Sendable {
     private let connection: Connection
     private let statementCounter: StatementCounter
 
-    /// How many queries the store's connections have run: what shows that a fetch with
-    /// prefetching runs one query per relationship, not one per model.
+    /// How many queries the store's connections have run, when ``countsQueries`` was on as the
+    /// store opened: what shows that a fetch with prefetching runs one query per relationship,
+    /// not one per model. Off by default, since tracing every statement is costly.
     var executedQueryCount: Int { statementCounter.value }
+
+    /// Whether stores opened from now on count their queries.
+    static let countsQueries = Atomic<Bool>(false)
 
     /// How long a save waits for another connection (another container on the same file, or
     /// another process) to finish writing before it fails, in seconds. Saves through one
@@ -51,9 +56,11 @@ final class SQLiteStore: Sendable {
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
-            db.trace(options: .statement) { event in
-                if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {
-                    statementCounter.increment()
+            if Self.countsQueries.load(ordering: .relaxed) {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {
+                        statementCounter.increment()
+                    }
                 }
             }
         }
