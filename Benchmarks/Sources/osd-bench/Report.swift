@@ -1,0 +1,84 @@
+import Foundation
+
+/// Markdown tables: one per case, then a summary of ratios at each case's largest size.
+struct Report {
+    var results: [Measurement]
+    var cases: [BenchCase]
+    var tier: String
+
+    /// Per-row time at the largest size over per-row time at the smallest.
+    static let superLinearLimit = 3.0
+
+    func result(_ id: String, _ driver: String, _ size: Int) -> Measurement? {
+        results.first { $0.caseID == id && $0.driver == driver && $0.size == size }
+    }
+
+    func growth(_ id: String, _ driver: String) -> Double? {
+        let mine = results.filter { $0.caseID == id && $0.driver == driver }.sorted { $0.size < $1.size }
+        guard let small = mine.first, let large = mine.last, large.size > small.size else { return nil }
+        return (large.median / Double(large.rows)) / (small.median / Double(small.rows))
+    }
+
+    func ratio(_ ours: Measurement, _ driver: String) -> String {
+        guard let other = result(ours.caseID, driver, ours.size) else { return "–" }
+        return String(format: "%.2f", ours.median / other.median)
+    }
+
+    func markdown() -> String {
+        var lines: [String] = []
+        var machine = utsname()
+        uname(&machine)
+        let release = withUnsafeBytes(of: &machine.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        let sqlite = results.first?.sqlite ?? "?"
+        let date = ISO8601DateFormatter().string(from: Date())
+        lines.append("Tier \(tier), \(date), Linux \(release), \(cpus) cores, SQLite \(sqlite), PRAGMAs journal_mode=WAL synchronous=NORMAL (all drivers). Times are the median of the timed runs, after one warm-up, each (case, driver, size) in its own process; peak RSS is that process's `ru_maxrss`.")
+        lines.append("")
+        var summary: [String] = []
+        for benchCase in cases {
+            let rows = results.filter { $0.caseID == benchCase.id }
+            guard !rows.isEmpty else { continue }
+            lines.append("### \(benchCase.id) — \(benchCase.title)")
+            lines.append("")
+            lines.append("| driver | size | runs | min s | median s | rows/s | CPU s | peak RSS MB | ours/raw | ours/GRDB | ours/GRDB-record |")
+            lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for size in Set(rows.map(\.size)).sorted() {
+                for driver in benchCase.drivers {
+                    guard let m = result(benchCase.id, driver, size) else { continue }
+                    let isOurs = driver.hasPrefix("ours")
+                    lines.append(String(
+                        format: "| %@ | %d | %d | %.4f | %.4f | %.0f | %.3f | %.1f | %@ | %@ | %@ |",
+                        driver, size, m.runs, m.min, m.median, m.rowsPerSecond, m.cpuMedian, Double(m.peakRSSKB) / 1024,
+                        isOurs ? ratio(m, "raw") : "", isOurs ? ratio(m, "grdb") : "", isOurs ? ratio(m, "grdb-record") : ""))
+                }
+            }
+            lines.append("")
+            let growths = benchCase.drivers.compactMap { driver in growth(benchCase.id, driver).map { (driver, $0) } }
+            if !growths.isEmpty {
+                let text = growths.map { String(format: "%@ %.2f×", $0.0, $0.1) }.joined(separator: ", ")
+                let flagged = growths.filter { $0.1 > Self.superLinearLimit }.map(\.0)
+                lines.append("Per-row cost, largest size over smallest: \(text)."
+                    + (flagged.isEmpty ? "" : " **SUPER-LINEAR (> \(Int(Self.superLinearLimit))×): \(flagged.joined(separator: ", "))**"))
+                lines.append("")
+            }
+            let largest = rows.map(\.size).max()!
+            for driver in benchCase.drivers where driver.hasPrefix("ours") {
+                guard let m = result(benchCase.id, driver, largest) else { continue }
+                let g = growth(benchCase.id, driver)
+                summary.append(String(
+                    format: "| %@ | %@ | %d | %.4f | %@ | %@ | %@ | %.1f | %@ |",
+                    benchCase.id, driver, largest, m.median, ratio(m, "raw"), ratio(m, "grdb"), ratio(m, "grdb-record"),
+                    Double(m.peakRSSKB) / 1024, g.map { String(format: "%.2f×%@", $0, $0 > Self.superLinearLimit ? " ⚠" : "") } ?? "–"))
+            }
+        }
+        if !summary.isEmpty {
+            lines.append("### Summary (largest size of each case)")
+            lines.append("")
+            lines.append("| case | driver | size | ours median s | ours/raw | ours/GRDB | ours/GRDB-record | ours peak RSS MB | per-row growth |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+            lines.append(contentsOf: summary)
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
