@@ -235,8 +235,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 try queue!.read { db in
                     if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
                     var users: [UserValue] = []
-                    let rows = id == "B3"
-                        ? try Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : try Row.fetchCursor(db, sql: allSQL)
+                    let rows = try (id == "B3"
+                        ? Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : Row.fetchCursor(db, sql: allSQL))
                     while let row = try rows.next() {
                         users.append(UserValue(id: row[1], firstName: row[2], surname: row[3], age: row[4]))
                     }

@@ -12,7 +12,7 @@ struct OSDBench: ParsableCommand {
 }
 
 /// What one child process measured.
-struct Measurement: Codable {
+struct BenchResult: Codable {
     var caseID: String
     var driver: String
     var size: Int
@@ -43,7 +43,7 @@ func monotonic() -> Double {
 
 func selfUsage() -> rusage {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     return usage
 }
 
@@ -97,7 +97,7 @@ struct Child: ParsableCommand {
         }
         let rows = benchCase.rows(size)
         let med = median(times)
-        let result = Measurement(
+        let result = BenchResult(
             caseID: `case`, driver: driver, size: size, rows: rows, runs: k, warmup: warm.wall, times: times,
             min: times.min() ?? .nan, median: med, cpuMedian: median(cpus), rowsPerSecond: Double(rows) / med,
             peakRSSKB: Int(selfUsage().ru_maxrss), checksum: checksum,
@@ -136,7 +136,7 @@ struct RunAll: ParsableCommand {
             handle.seekToEndOfFile()
             return handle
         }
-        var results: [Measurement] = []
+        var results: [BenchResult] = []
         for benchCase in chosen {
             let caseSizes = sizes.map { $0.split(separator: ",").compactMap { Int($0) } } ?? (tier == "quick" ? benchCase.quick : benchCase.full)
             for size in caseSizes {
@@ -154,12 +154,12 @@ struct RunAll: ParsableCommand {
                     process.waitUntilExit()
                     guard process.terminationStatus == 0,
                           let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last,
-                          let result = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8))
+                          let result = try? JSONDecoder().decode(BenchResult.self, from: Data(line.utf8))
                     else {
                         FileHandle.standardError.write(Data("FAILED (status \(process.terminationStatus))\n".utf8))
                         continue
                     }
-                    FileHandle.standardError.write(Data(String(format: "median %.4f s, %.0f rows/s, %d MB\n", result.median, result.rowsPerSecond, result.peakRSSKB / 1024).utf8))
+                    FileHandle.standardError.write(Data("median \(fmt(result.median, 4)) s, \(fmt(result.rowsPerSecond, 0)) rows/s, \(result.peakRSSKB / 1024) MB\n".utf8))
                     outHandle?.write(Data(line.utf8) + Data("\n".utf8))
                     results.append(result)
                 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// Markdown tables: one per case, then a summary of ratios at each case's largest size.
 struct Report {
-    var results: [Measurement]
+    var results: [BenchResult]
     var cases: [BenchCase]
     var tier: String
 
     /// Per-row time at the largest size over per-row time at the smallest.
     static let superLinearLimit = 3.0
 
-    func result(_ id: String, _ driver: String, _ size: Int) -> Measurement? {
+    func result(_ id: String, _ driver: String, _ size: Int) -> BenchResult? {
         results.first { $0.caseID == id && $0.driver == driver && $0.size == size }
     }
 
@@ -19,9 +19,9 @@ struct Report {
         return (large.median / Double(large.rows)) / (small.median / Double(small.rows))
     }
 
-    func ratio(_ ours: Measurement, _ driver: String) -> String {
+    func ratio(_ ours: BenchResult, _ driver: String) -> String {
         guard let other = result(ours.caseID, driver, ours.size) else { return "–" }
-        return String(format: "%.2f", ours.median / other.median)
+        return fmt(ours.median / other.median, 2)
     }
 
     func markdown() -> String {
@@ -46,16 +46,14 @@ struct Report {
                 for driver in benchCase.drivers {
                     guard let m = result(benchCase.id, driver, size) else { continue }
                     let isOurs = driver.hasPrefix("ours")
-                    lines.append(String(
-                        format: "| %@ | %d | %d | %.4f | %.4f | %.0f | %.3f | %.1f | %@ | %@ | %@ |",
-                        driver, size, m.runs, m.min, m.median, m.rowsPerSecond, m.cpuMedian, Double(m.peakRSSKB) / 1024,
-                        isOurs ? ratio(m, "raw") : "", isOurs ? ratio(m, "grdb") : "", isOurs ? ratio(m, "grdb-record") : ""))
+                    let ratios = isOurs ? "\(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record"))" : " |  | "
+                    lines.append("| \(driver) | \(size) | \(m.runs) | \(fmt(m.min, 4)) | \(fmt(m.median, 4)) | \(fmt(m.rowsPerSecond, 0)) | \(fmt(m.cpuMedian, 3)) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(ratios) |")
                 }
             }
             lines.append("")
             let growths = benchCase.drivers.compactMap { driver in growth(benchCase.id, driver).map { (driver, $0) } }
             if !growths.isEmpty {
-                let text = growths.map { String(format: "%@ %.2f×", $0.0, $0.1) }.joined(separator: ", ")
+                let text = growths.map { "\($0.0) \(fmt($0.1, 2))×" }.joined(separator: ", ")
                 let flagged = growths.filter { $0.1 > Self.superLinearLimit }.map(\.0)
                 lines.append("Per-row cost, largest size over smallest: \(text)."
                     + (flagged.isEmpty ? "" : " **SUPER-LINEAR (> \(Int(Self.superLinearLimit))×): \(flagged.joined(separator: ", "))**"))
@@ -65,10 +63,8 @@ struct Report {
             for driver in benchCase.drivers where driver.hasPrefix("ours") {
                 guard let m = result(benchCase.id, driver, largest) else { continue }
                 let g = growth(benchCase.id, driver)
-                summary.append(String(
-                    format: "| %@ | %@ | %d | %.4f | %@ | %@ | %@ | %.1f | %@ |",
-                    benchCase.id, driver, largest, m.median, ratio(m, "raw"), ratio(m, "grdb"), ratio(m, "grdb-record"),
-                    Double(m.peakRSSKB) / 1024, g.map { String(format: "%.2f×%@", $0, $0 > Self.superLinearLimit ? " ⚠" : "") } ?? "–"))
+                let growthText = g.map { "\(fmt($0, 2))×\($0 > Self.superLinearLimit ? " ⚠" : "")" } ?? "–"
+                summary.append("| \(benchCase.id) | \(driver) | \(largest) | \(fmt(m.median, 4)) | \(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record")) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(growthText) |")
             }
         }
         if !summary.isEmpty {
@@ -81,4 +77,9 @@ struct Report {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// A number with a fixed count of decimals.
+func fmt(_ value: Double, _ decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
 }
