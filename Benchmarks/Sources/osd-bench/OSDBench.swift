@@ -7,7 +7,7 @@ struct OSDBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "osd-bench",
         abstract: "OpenSwiftData beside GRDB and the raw SQLite C API.",
-        subcommands: [RunAll.self, Child.self],
+        subcommands: [RunAll.self, Child.self, Tables.self],
         defaultSubcommand: RunAll.self)
 }
 
@@ -169,5 +169,21 @@ struct RunAll: ParsableCommand {
         let report = Report(results: results, cases: chosen, tier: tier).markdown()
         print(report)
         if let markdown { try report.write(toFile: markdown, atomically: true, encoding: .utf8) }
+    }
+}
+
+/// Rebuilds the Markdown tables from JSON lines written by `--out`.
+struct Tables: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "tables", abstract: "Print the Markdown tables of a JSON-lines results file.")
+
+    @Argument(help: "A file written by --out") var file: String
+    @Option(help: "The tier named in the header") var tier: String = "?"
+
+    func run() throws {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let decoder = JSONDecoder()
+        let results = try text.split(separator: "\n").map { try decoder.decode(BenchResult.self, from: Data($0.utf8)) }
+        let ids = Set(results.map(\.caseID))
+        print(Report(results: results, cases: allCases.filter { ids.contains($0.id) }, tier: tier, source: file).markdown())
     }
 }

@@ -5,6 +5,8 @@ struct Report {
     var results: [BenchResult]
     var cases: [BenchCase]
     var tier: String
+    /// Where the results came from, when the tables are rebuilt from a file (no date then).
+    var source: String? = nil
 
     /// Per-row time at the largest size over per-row time at the smallest.
     static let superLinearLimit = 3.0
@@ -17,6 +19,13 @@ struct Report {
         let mine = results.filter { $0.caseID == id && $0.driver == driver }.sorted { $0.size < $1.size }
         guard let small = mine.first, let large = mine.last, large.size > small.size else { return nil }
         return (large.median / Double(large.rows)) / (small.median / Double(small.rows))
+    }
+
+    /// Total time at the largest size over total time at the smallest.
+    func totalGrowth(_ id: String, _ driver: String) -> Double? {
+        let mine = results.filter { $0.caseID == id && $0.driver == driver }.sorted { $0.size < $1.size }
+        guard let small = mine.first, let large = mine.last, large.size > small.size else { return nil }
+        return large.median / small.median
     }
 
     func ratio(_ ours: BenchResult, _ driver: String) -> String {
@@ -32,7 +41,8 @@ struct Report {
         let cpus = ProcessInfo.processInfo.activeProcessorCount
         let sqlite = results.first?.sqlite ?? "?"
         let date = ISO8601DateFormatter().string(from: Date())
-        lines.append("Tier \(tier), \(date), Linux \(release), \(cpus) cores, SQLite \(sqlite), PRAGMAs journal_mode=WAL synchronous=NORMAL (all drivers). Times are the median of the timed runs, after one warm-up, each (case, driver, size) in its own process; peak RSS is that process's `ru_maxrss`.")
+        let when = source.map { "tables rebuilt from \($0) on" } ?? "\(date),"
+        lines.append("Tier \(tier), \(when) Linux \(release), \(cpus) cores, SQLite \(sqlite), PRAGMAs journal_mode=WAL synchronous=NORMAL (all drivers). Times are the median of the timed runs, after one warm-up, each (case, driver, size) in its own process; peak RSS is that process's `ru_maxrss`.")
         lines.append("")
         var summary: [String] = []
         for benchCase in cases {
@@ -59,11 +69,21 @@ struct Report {
                     + (flagged.isEmpty ? "" : " **SUPER-LINEAR (> \(Int(Self.superLinearLimit))×): \(flagged.joined(separator: ", "))**"))
                 lines.append("")
             }
+            if benchCase.constantTime {
+                let totals = benchCase.drivers.compactMap { driver in totalGrowth(benchCase.id, driver).map { (driver, $0) } }
+                let text = totals.map { "\($0.0) \(fmt($0.1, 2))×" }.joined(separator: ", ")
+                let flagged = totals.filter { $0.1 > Self.superLinearLimit }.map(\.0)
+                lines.append("Expected O(1); total time, largest size over smallest: \(text)."
+                    + (flagged.isEmpty ? "" : " **GROWS WITH N: \(flagged.joined(separator: ", "))**"))
+                lines.append("")
+            }
             let largest = rows.map(\.size).max()!
             for driver in benchCase.drivers where driver.hasPrefix("ours") {
                 guard let m = result(benchCase.id, driver, largest) else { continue }
                 let g = growth(benchCase.id, driver)
-                let growthText = g.map { "\(fmt($0, 2))×\($0 > Self.superLinearLimit ? " ⚠" : "")" } ?? "–"
+                let total = benchCase.constantTime ? totalGrowth(benchCase.id, driver) : nil
+                let grows = total.map { $0 > Self.superLinearLimit ? "; time ×\(fmt($0, 0)) with N, expected O(1) ⚠" : "" } ?? ""
+                let growthText = (g.map { "\(fmt($0, 2))×\($0 > Self.superLinearLimit ? " ⚠" : "")" } ?? "–") + grows
                 summary.append("| \(benchCase.id) | \(driver) | \(largest) | \(fmt(m.median, 4)) | \(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record")) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(growthText) |")
             }
         }
