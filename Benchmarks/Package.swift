@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// The benchmark runner: its own package so GRDB-as-yardstick stays out of the library.
+// Build and run only in release: `swift run -c release --package-path Benchmarks osd-bench`.
+import PackageDescription
+
+let package = Package(
+    name: "OpenSwiftDataBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "OpenSwiftData", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The system SQLite C API (libsqlite3-dev), for the raw driver.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(
+            name: "osd-bench",
+            dependencies: [
+                "CSQLite",
+                .product(name: "OpenSwiftData", package: "OpenSwiftData"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/osd-bench",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

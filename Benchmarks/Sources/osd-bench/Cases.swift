@@ -1,0 +1,466 @@
+import Foundation
+import GRDB
+import OpenSwiftData
+
+/// What a child process runs: `once` before the warm-up, `before` untimed before each run,
+/// `body` timed (returns a checksum so nothing is optimised away), `after` untimed.
+struct Job {
+    var once: () throws -> Void = {}
+    var before: () throws -> Void = {}
+    var body: () throws -> Int
+    var after: () throws -> Void = {}
+}
+
+/// One case of the plan: its drivers and sizes per tier.
+struct BenchCase {
+    var id: String
+    var title: String
+    var drivers: [String]
+    var quick: [Int]
+    var full: [Int]
+    /// Rows a run handles at a size (E1 counts commits).
+    var rows: (Int) -> Int = { $0 }
+    /// The work should not grow with the table (ADD COLUMN, RENAME COLUMN): flag a driver whose
+    /// total time at the largest size is more than 3× its time at the smallest.
+    var constantTime = false
+}
+
+let allCases: [BenchCase] = [
+    BenchCase(id: "A1", title: "Insert 10-integer items in one transaction", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [10_000, 50_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "A2", title: "Fetch all 10-integer items", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [20_000, 200_000], full: [20_000, 200_000, 1_000_000]),
+    BenchCase(id: "B1", title: "Construct User objects (no context; raw = plain Swift class)", drivers: ["raw", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B2", title: "Insert users (unique UUID), one save", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B3", title: "Fetch firstName == \"Jane\" sorted by age (no index)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B8", title: "fetchCount firstName == \"Jane\"", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B6", title: "Update every user's age + save", drivers: ["raw", "grdb-record", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "E1", title: "Commit cost: 1 000 single-object saves", drivers: ["raw", "grdb", "ours"],
+              quick: [1_000], full: [1_000]),
+    BenchCase(id: "G1", title: "Migration: add optional + defaulted attribute (open included)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], constantTime: true),
+    BenchCase(id: "G2", title: "Migration: rename attribute (originalName) (open included)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], constantTime: true),
+    BenchCase(id: "G4", title: "Migration: custom per-row transform fullName = first + \" \" + surname", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+]
+
+let userColumns = #""_pk", "id", "firstName", "surname", "age""#
+let janeSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" WHERE "firstName" = ? ORDER BY "age", "_pk""#
+let janeCountSQL = #"SELECT COUNT(*) FROM "User" WHERE "firstName" = ?"#
+
+func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> Job {
+    let url = dir.appendingPathComponent("\(id)-\(driver)-\(n).store")
+    var container: ModelContainer?
+    var raw: RawDB?
+    var queue: DatabaseQueue?
+    let closeAll = { container = nil; raw = nil; queue = nil }
+
+    switch (id, driver) {
+    // MARK: A1 insert items
+    case ("A1", "raw"):
+        return Job(before: { try Stores.fresh(ItemsV1.self, at: url); raw = try RawDB(path: url.path) }, body: {
+            let db = raw!
+            try db.exec("BEGIN")
+            let insert = try db.prepare(Stores.itemInsertSQL)
+            for i in 0..<n {
+                for c in Int32(1)...10 { insert.bind(c, i) }
+                try insert.run()
+            }
+            try db.exec("COMMIT")
+            return n
+        }, after: closeAll)
+    case ("A1", "grdb"):
+        return Job(before: { try Stores.fresh(ItemsV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            try queue!.write { db in
+                let statement = try db.makeStatement(sql: Stores.itemInsertSQL)
+                for i in 0..<n {
+                    try statement.execute(arguments: [i, i, i, i, i, i, i, i, i, i])
+                }
+            }
+            return n
+        }, after: closeAll)
+    case ("A1", "grdb-record"):
+        return Job(before: { try Stores.fresh(ItemsV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            try queue!.write { db in
+                for i in 0..<n { try ItemRecord(i).insert(db) }
+            }
+            return n
+        }, after: closeAll)
+    case ("A1", "ours"):
+        return Job(before: { try Stores.fresh(ItemsV1.self, at: url); container = try Stores.container(ItemsV1.self, at: url) }, body: {
+            let context = Stores.context(container!)
+            for i in 0..<n { context.insert(Item(i)) }
+            try context.save()
+            return n
+        }, after: closeAll)
+
+    // MARK: A2 fetch items
+    case ("A2", _):
+        let once = { try Stores.fresh(ItemsV1.self, at: url); try Stores.seedItems(url, count: n) }
+        let itemSQL = #"SELECT "_pk", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Item""#
+        switch driver {
+        case "raw":
+            return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+                let select = try raw!.prepare(itemSQL)
+                var items: [ItemValue] = []
+                while try select.step() {
+                    items.append(ItemValue(
+                        i0: select.int(1), i1: select.int(2), i2: select.int(3), i3: select.int(4), i4: select.int(5),
+                        i5: select.int(6), i6: select.int(7), i7: select.int(8), i8: select.int(9), i9: select.int(10)))
+                }
+                return items.reduce(0) { $0 &+ $1.i0 }
+            })
+        case "grdb":
+            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                try queue!.read { db in
+                    var items: [ItemValue] = []
+                    let rows = try Row.fetchCursor(db, sql: itemSQL)
+                    while let row = try rows.next() {
+                        items.append(ItemValue(
+                            i0: row[1], i1: row[2], i2: row[3], i3: row[4], i4: row[5],
+                            i5: row[6], i6: row[7], i7: row[8], i8: row[9], i9: row[10]))
+                    }
+                    return items.reduce(0) { $0 &+ $1.i0 }
+                }
+            })
+        case "grdb-record":
+            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                try queue!.read { db in
+                    try ItemRecord.fetchAll(db, sql: itemSQL).reduce(0) { $0 &+ $1.i0 }
+                }
+            })
+        default:
+            return Job(once: { try once(); container = try Stores.container(ItemsV1.self, at: url) }, body: {
+                let items = try Stores.context(container!).fetch(FetchDescriptor<Item>())
+                return items.reduce(0) { $0 &+ $1.i0 }
+            })
+        }
+
+    // MARK: B1 construct
+    case ("B1", "raw"):
+        return Job(body: {
+            var users: [PlainUser] = []
+            users.reserveCapacity(n)
+            for i in 0..<n {
+                users.append(PlainUser(id: Seed.uuid(i), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i)))
+            }
+            return users.count
+        })
+    case ("B1", "ours"):
+        return Job(body: {
+            var users: [User] = []
+            users.reserveCapacity(n)
+            for i in 0..<n {
+                users.append(User(id: Seed.uuid(i), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i)))
+            }
+            return users.count
+        })
+
+    // MARK: B2 insert users
+    case ("B2", "raw"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); raw = try RawDB(path: url.path) }, body: {
+            let db = raw!
+            try db.exec("BEGIN")
+            let insert = try db.prepare(Stores.userInsertSQL)
+            for i in 0..<n {
+                insert.bind(1, UUID())
+                insert.bind(2, Seed.firstName(i))
+                insert.bind(3, Seed.surname(i))
+                insert.bind(4, Seed.age(i))
+                try insert.run()
+            }
+            try db.exec("COMMIT")
+            return n
+        }, after: closeAll)
+    case ("B2", "grdb"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            try queue!.write { db in
+                let statement = try db.makeStatement(sql: Stores.userInsertSQL)
+                for i in 0..<n {
+                    try statement.execute(arguments: [UUID(), Seed.firstName(i), Seed.surname(i), Seed.age(i)])
+                }
+            }
+            return n
+        }, after: closeAll)
+    case ("B2", "grdb-record"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            try queue!.write { db in
+                for i in 0..<n {
+                    var user = UserRecord(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i))
+                    try user.insert(db)
+                }
+            }
+            return n
+        }, after: closeAll)
+    case ("B2", "ours"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            let context = Stores.context(container!)
+            for i in 0..<n {
+                context.insert(User(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i)))
+            }
+            try context.save()
+            return n
+        }, after: closeAll)
+
+    // MARK: B3, B8, B4 reads of users
+    case ("B3", _), ("B8", _), ("B4", _):
+        let once = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
+        let allSQL = "SELECT \(userColumns) FROM \"User\""
+        switch driver {
+        case "raw":
+            return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+                if id == "B8" {
+                    let count = try raw!.prepare(janeCountSQL)
+                    count.bind(1, "Jane")
+                    _ = try count.step()
+                    return count.int(0)
+                }
+                let select = try raw!.prepare(id == "B3" ? janeSQL : allSQL)
+                if id == "B3" { select.bind(1, "Jane") }
+                var users: [UserValue] = []
+                while try select.step() {
+                    users.append(UserValue(id: select.uuid(1), firstName: select.text(2), surname: select.text(3), age: select.int(4)))
+                }
+                return users.reduce(0) { $0 &+ $1.age }
+            })
+        case "grdb":
+            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                try queue!.read { db in
+                    if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
+                    var users: [UserValue] = []
+                    let rows = try (id == "B3"
+                        ? Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : Row.fetchCursor(db, sql: allSQL))
+                    while let row = try rows.next() {
+                        users.append(UserValue(id: row[1], firstName: row[2], surname: row[3], age: row[4]))
+                    }
+                    return users.reduce(0) { $0 &+ $1.age }
+                }
+            })
+        case "grdb-record":
+            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                try queue!.read { db in try UserRecord.fetchAll(db, sql: allSQL).reduce(0) { $0 &+ $1.age } }
+            })
+        default:
+            return Job(once: { try once(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                let jane = #Predicate<User> { $0.firstName == "Jane" }
+                switch id {
+                case "B8":
+                    return try context.fetchCount(FetchDescriptor<User>(predicate: jane))
+                case "B3":
+                    let users = try context.fetch(FetchDescriptor<User>(predicate: jane, sortBy: [SortDescriptor(\.age)]))
+                    return users.reduce(0) { $0 &+ $1.age }
+                default:
+                    return try context.fetch(FetchDescriptor<User>()).reduce(0) { $0 &+ $1.age }
+                }
+            })
+        }
+
+    // MARK: B6 update all
+    case ("B6", _):
+        let once = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
+        switch driver {
+        case "raw":
+            return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+                let db = raw!
+                try db.exec("BEGIN")
+                let select = try db.prepare(#"SELECT "_pk", "age" FROM "User""#)
+                let update = try db.prepare(#"UPDATE "User" SET "age" = ? WHERE "_pk" = ?"#)
+                var count = 0
+                while try select.step() {
+                    update.bind(1, select.int(1) &+ 1)
+                    update.bind(2, select.int(0))
+                    try update.run()
+                    count += 1
+                }
+                select.reset()
+                try db.exec("COMMIT")
+                return count
+            })
+        case "grdb-record":
+            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                try queue!.write { db in
+                    let users = try UserRecord.fetchAll(db, sql: "SELECT \(userColumns) FROM \"User\"")
+                    for var user in users {
+                        user.age += 1
+                        try user.update(db)
+                    }
+                    return users.count
+                }
+            })
+        default:
+            return Job(once: { try once(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                let users = try context.fetch(FetchDescriptor<User>())
+                for user in users { user.age += 1 }
+                try context.save()
+                return users.count
+            })
+        }
+
+    // MARK: B7 delete all
+    case ("B7", _):
+        let seed = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
+        switch driver {
+        case "raw":
+            return Job(before: { try seed(); raw = try RawDB(path: url.path) }, body: {
+                try raw!.exec(#"DELETE FROM "User""#)
+                return n
+            }, after: closeAll)
+        case "grdb":
+            return Job(before: { try seed(); queue = try Stores.grdb(url) }, body: {
+                try queue!.write { db in try UserRecord.deleteAll(db) }
+            }, after: closeAll)
+        case "grdb-record":
+            return Job(before: { try seed(); queue = try Stores.grdb(url) }, body: {
+                try queue!.write { db in
+                    let users = try UserRecord.fetchAll(db, sql: "SELECT \(userColumns) FROM \"User\"")
+                    for user in users { try user.delete(db) }
+                    return users.count
+                }
+            }, after: closeAll)
+        case "ours":
+            return Job(before: { try seed(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                try context.delete(model: User.self)
+                try context.save()
+                return n
+            }, after: closeAll)
+        default:
+            return Job(before: { try seed(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                let users = try context.fetch(FetchDescriptor<User>())
+                for user in users { context.delete(user) }
+                try context.save()
+                return users.count
+            }, after: closeAll)
+        }
+
+    // MARK: E1 commit cost
+    case ("E1", "raw"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); raw = try RawDB(path: url.path) }, body: {
+            let db = raw!
+            let insert = try db.prepare(Stores.userInsertSQL)
+            for i in 0..<n {
+                try db.exec("BEGIN")
+                insert.bind(1, UUID())
+                insert.bind(2, Seed.firstName(i))
+                insert.bind(3, Seed.surname(i))
+                insert.bind(4, Seed.age(i))
+                try insert.run()
+                try db.exec("COMMIT")
+            }
+            return n
+        }, after: closeAll)
+    case ("E1", "grdb"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            for i in 0..<n {
+                try queue!.write { db in
+                    var user = UserRecord(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i))
+                    try user.insert(db)
+                }
+            }
+            return n
+        }, after: closeAll)
+    case ("E1", "ours"):
+        return Job(before: { try Stores.fresh(UsersV1.self, at: url); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            let context = Stores.context(container!)
+            for i in 0..<n {
+                context.insert(User(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i)))
+                try context.save()
+            }
+            return n
+        }, after: closeAll)
+
+    // MARK: G1, G2, G4 migrations: a V1 store of n users opened by the new version
+    case ("G1", _), ("G2", _), ("G4", _):
+        let seed = {
+            try Stores.fresh(UsersV1.self, at: url)
+            try Stores.seedUsers(url, count: n)
+        }
+        switch driver {
+        case "raw":
+            return Job(before: seed, body: {
+                let db = try RawDB(path: url.path)
+                try db.exec("BEGIN IMMEDIATE")
+                switch id {
+                case "G1":
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
+                case "G2":
+                    try db.exec(#"ALTER TABLE "User" RENAME COLUMN "surname" TO "lastName""#)
+                default:
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
+                    let select = try db.prepare(#"SELECT "_pk", "firstName", "surname" FROM "User""#)
+                    let update = try db.prepare(#"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+                    while try select.step() {
+                        update.bind(1, select.text(1) + " " + select.text(2))
+                        update.bind(2, select.int(0))
+                        try update.run()
+                    }
+                    select.reset()
+                }
+                try db.exec("COMMIT")
+                return n
+            })
+        case "grdb":
+            return Job(before: seed, body: {
+                let queue = try Stores.grdb(url)
+                var migrator = DatabaseMigrator()
+                migrator.registerMigration("v2") { db in
+                    switch id {
+                    case "G1":
+                        try db.alter(table: "User") { t in
+                            t.add(column: "nickname", .text)
+                            t.add(column: "score", .integer).notNull().defaults(to: 0)
+                        }
+                    case "G2":
+                        try db.alter(table: "User") { t in t.rename(column: "surname", to: "lastName") }
+                    default:
+                        try db.alter(table: "User") { t in t.add(column: "fullName", .text).notNull().defaults(to: "") }
+                        let update = try db.makeStatement(sql: #"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+                        let rows = try Row.fetchCursor(db, sql: #"SELECT "_pk", "firstName", "surname" FROM "User""#)
+                        while let row = try rows.next() {
+                            let first: String = row[1]
+                            let last: String = row[2]
+                            let pk: Int64 = row[0]
+                            try update.execute(arguments: [first + " " + last, pk])
+                        }
+                    }
+                }
+                try migrator.migrate(queue)
+                return n
+            })
+        default:
+            return Job(before: seed, body: {
+                let opened: ModelContainer
+                switch id {
+                case "G1": opened = try Stores.container(UsersV2.self, at: url, plan: PlanG1.self)
+                case "G2": opened = try Stores.container(UsersV3.self, at: url, plan: PlanG2.self)
+                default: opened = try Stores.container(UsersV4.self, at: url, plan: PlanG4.self)
+                }
+                // Opening the container migrates the store; the migration is the work measured.
+                _ = opened
+                return n
+            })
+        }
+
+    default:
+        throw ValidationErrorText("no driver \(driver) for case \(id)")
+    }
+}
+
+struct ValidationErrorText: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import OpenSwiftData
+
+// The models our driver uses. Raw and GRDB drivers read and write the same tables (the store's
+// own layout: table named after the entity, one column per attribute, `_pk` INTEGER PRIMARY KEY
+// AUTOINCREMENT), so every driver runs the same plan on the same file.
+
+/// Ten integers, as in GRDB's own insert and fetch benchmarks.
+enum ItemsV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Item.self] }
+
+    @Model final class Item {
+        var i0: Int
+        var i1: Int
+        var i2: Int
+        var i3: Int
+        var i4: Int
+        var i5: Int
+        var i6: Int
+        var i7: Int
+        var i8: Int
+        var i9: Int
+        init(_ value: Int) {
+            i0 = value; i1 = value; i2 = value; i3 = value; i4 = value
+            i5 = value; i6 = value; i7 = value; i8 = value; i9 = value
+        }
+    }
+}
+
+typealias Item = ItemsV1.Item
+
+/// The user of the Emerge / Bartlett comparisons.
+enum UsersV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        init(id: UUID, firstName: String, surname: String, age: Int) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+        }
+    }
+}
+
+typealias User = UsersV1.User
+
+/// G1: an optional and a defaulted attribute added.
+enum UsersV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        var nickname: String?
+        var score: Int = 0
+        init(id: UUID, firstName: String, surname: String, age: Int) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+        }
+    }
+}
+
+/// G2: `surname` renamed `lastName`.
+enum UsersV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        @Attribute(originalName: "surname") var lastName: String
+        var age: Int
+        init(id: UUID, firstName: String, lastName: String, age: Int) {
+            self.id = id
+            self.firstName = firstName
+            self.lastName = lastName
+            self.age = age
+        }
+    }
+}
+
+/// G4: a new `fullName` derived from two others, row by row, in Swift.
+enum UsersV4: VersionedSchema {
+    static let versionIdentifier = Schema.Version(4, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        var fullName: String
+        init(id: UUID, firstName: String, surname: String, age: Int, fullName: String) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+            self.fullName = fullName
+        }
+    }
+}
+
+enum PlanG1: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV2.self)] }
+}
+
+enum PlanG2: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV3.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV3.self)] }
+}
+
+enum PlanG4: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV4.self] }
+    static var stages: [MigrationStage] { [fullName] }
+    static let fullName = MigrationStage.transform(
+        fromVersion: UsersV1.self, toVersion: UsersV4.self, model: UsersV1.User.self, to: UsersV4.User.self
+    ) { old, new in
+        new.fullName = old.firstName + " " + old.surname
+    }
+}
+
+/// B1's baseline: the same fields in a plain Swift class.
+final class PlainUser {
+    var id: UUID
+    var firstName: String
+    var surname: String
+    var age: Int
+    init(id: UUID, firstName: String, surname: String, age: Int) {
+        self.id = id
+        self.firstName = firstName
+        self.surname = surname
+        self.age = age
+    }
+}
+
+/// Values the fetch drivers materialise into.
+struct ItemValue {
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+}
+
+struct UserValue {
+    var id: UUID
+    var firstName: String
+    var surname: String
+    var age: Int
+}
+
+/// Deterministic data: one user in ten is "Jane".
+enum Seed {
+    static let firstNames = ["Jane", "John", "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi"]
+    static func firstName(_ i: Int) -> String { firstNames[i % firstNames.count] }
+    static func surname(_ i: Int) -> String { "Surname\(i % 1000)" }
+    static func age(_ i: Int) -> Int { (i &* 7919) % 100 }
+    static func uuid(_ i: Int) -> UUID {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            var value = UInt64(i).bigEndian
+            withUnsafeBytes(of: &value) { raw.baseAddress!.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            raw[0] = 0xB3; raw[6] = 0x40; raw[7] = 0x00
+        }
+        return UUID(uuid: bytes)
+    }
+}

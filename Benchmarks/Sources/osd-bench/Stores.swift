@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import OpenSwiftData
+
+/// Files and seeding shared by the drivers.
+enum Stores {
+    static func remove(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", ".backup", ".backup-wal", ".backup-shm"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+
+    /// Opens (or creates) a store of a versioned schema with our library.
+    static func container(
+        _ schema: any VersionedSchema.Type, at url: URL, plan: (any SchemaMigrationPlan.Type)? = nil
+    ) throws -> ModelContainer {
+        try ModelContainer(
+            for: Schema(versionedSchema: schema), migrationPlan: plan, configurations: ModelConfiguration(url: url))
+    }
+
+    static func context(_ container: ModelContainer) -> ModelContext {
+        let context = ModelContext(container)
+        context.autosaveEnabled = false
+        return context
+    }
+
+    /// A fresh, empty store with our layout; every driver then works on that file.
+    static func fresh(_ schema: any VersionedSchema.Type, at url: URL) throws {
+        remove(url)
+        _ = try container(schema, at: url)
+    }
+
+    /// Fills the User table through the C API (fast, untimed setup).
+    static func seedUsers(_ url: URL, count: Int) throws {
+        let db = try RawDB(path: url.path)
+        try db.exec("BEGIN")
+        let insert = try db.prepare(#"INSERT INTO "User" ("id", "firstName", "surname", "age") VALUES (?, ?, ?, ?)"#)
+        for i in 0..<count {
+            insert.bind(1, Seed.uuid(i))
+            insert.bind(2, Seed.firstName(i))
+            insert.bind(3, Seed.surname(i))
+            insert.bind(4, Seed.age(i))
+            try insert.run()
+        }
+        try db.exec("COMMIT")
+        try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    static func seedItems(_ url: URL, count: Int) throws {
+        let db = try RawDB(path: url.path)
+        try db.exec("BEGIN")
+        let insert = try db.prepare(itemInsertSQL)
+        for i in 0..<count {
+            for c in Int32(1)...10 { insert.bind(c, i) }
+            try insert.run()
+        }
+        try db.exec("COMMIT")
+        try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    static let itemInsertSQL =
+        #"INSERT INTO "Item" ("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    static let userInsertSQL = #"INSERT INTO "User" ("id", "firstName", "surname", "age") VALUES (?, ?, ?, ?)"#
+
+    /// A GRDB queue with the same PRAGMAs (WAL, synchronous=NORMAL).
+    static func grdb(_ url: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+}
+
+// GRDB's record path: hand-written (not Codable) encoding and decoding, the fastest record style.
+
+struct ItemRecord: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "Item"
+    var i0, i1, i2, i3, i4, i5, i6, i7, i8, i9: Int
+    init(_ v: Int) { (i0, i1, i2, i3, i4, i5, i6, i7, i8, i9) = (v, v, v, v, v, v, v, v, v, v) }
+    init(row: Row) {
+        i0 = row[1]; i1 = row[2]; i2 = row[3]; i3 = row[4]; i4 = row[5]
+        i5 = row[6]; i6 = row[7]; i7 = row[8]; i8 = row[9]; i9 = row[10]
+    }
+    func encode(to container: inout PersistenceContainer) {
+        container["i0"] = i0; container["i1"] = i1; container["i2"] = i2; container["i3"] = i3; container["i4"] = i4
+        container["i5"] = i5; container["i6"] = i6; container["i7"] = i7; container["i8"] = i8; container["i9"] = i9
+    }
+}
+
+struct UserRecord: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "User"
+    var pk: Int64?
+    var id: UUID
+    var firstName: String
+    var surname: String
+    var age: Int
+    init(id: UUID, firstName: String, surname: String, age: Int) {
+        self.id = id
+        self.firstName = firstName
+        self.surname = surname
+        self.age = age
+    }
+    init(row: Row) {
+        pk = row[0]; id = row[1]; firstName = row[2]; surname = row[3]; age = row[4]
+    }
+    func encode(to container: inout PersistenceContainer) {
+        container["_pk"] = pk
+        container["id"] = id
+        container["firstName"] = firstName
+        container["surname"] = surname
+        container["age"] = age
+    }
+    mutating func didInsert(_ inserted: InsertionSuccess) { pk = inserted.rowID }
+}
