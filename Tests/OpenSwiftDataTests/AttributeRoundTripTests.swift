@@ -34,7 +34,7 @@ import Testing
                 m.bool = true
                 m.int8 = .min; m.int16 = .min; m.int32 = .min; m.int64 = .min
                 m.uint = .max; m.uint8 = .max; m.uint16 = .max; m.uint32 = .max; m.uint64 = .max
-                m.double = -4.9e-324; m.float = .leastNonzeroMagnitude; m.decimal = decimal
+                m.double = -.leastNonzeroMagnitude; m.float = .leastNonzeroMagnitude; m.decimal = decimal
                 m.string = "Wall·E 🤖 \"quoted\" 'single' %_"
                 m.date = date; m.data = bytes; m.url = url; m.uuid = uuid
                 m.genre = .comedy; m.priority = .high
@@ -60,7 +60,7 @@ import Testing
         #expect(first.int8 == .min && first.int16 == .min && first.int32 == .min && first.int64 == .min)
         #expect(first.uint == .max && first.uint8 == .max && first.uint16 == .max)
         #expect(first.uint32 == .max && first.uint64 == .max)
-        #expect(first.double == -4.9e-324)
+        #expect(first.double == -.leastNonzeroMagnitude)
         #expect(first.float == .leastNonzeroMagnitude)
         #expect(first.decimal == decimal)
         #expect(first.string == "Wall·E 🤖 \"quoted\" 'single' %_")
