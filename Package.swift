@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 "OpenSwiftDataMacros",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -9,7 +9,7 @@ struct RowWriter {
     /// The keys of the rows inserted so far in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// Each entity's insert statement, prepared once per save.
-    private var insertStatements: [String: Statement] = [:]
+    private var insertStatements: [String: PreparedInsert] = [:]
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
@@ -66,14 +66,14 @@ struct RowWriter {
             }
         }
         if rowID == nil {
-            let statement: Statement
+            let statement: PreparedInsert
             if let prepared = insertStatements[table.entity.name] {
                 statement = prepared
             } else {
-                statement = try db.cachedStatement(sql: table.insertSQL)
+                statement = try PreparedInsert(sql: table.insertSQL, in: db)
                 insertStatements[table.entity.name] = statement
             }
-            try statement.execute(arguments: StatementArguments(arguments))
+            try statement.run(arguments)
             rowID = db.lastInsertedRowID
         }
         newRowIDs[ObjectIdentifier(state)] = rowID!
