@@ -9,7 +9,7 @@ struct RowWriter {
     /// The keys of the rows inserted so far in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// Each entity's insert statement, prepared once per save.
-    private var insertStatements: [String: PreparedInsert] = [:]
+    private var insertStatements: [String: RawStatement] = [:]
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
@@ -66,14 +66,14 @@ struct RowWriter {
             }
         }
         if rowID == nil {
-            let statement: PreparedInsert
+            let statement: RawStatement
             if let prepared = insertStatements[table.entity.name] {
                 statement = prepared
             } else {
-                statement = try PreparedInsert(sql: table.insertSQL, in: db)
+                statement = try RawStatement(sql: table.insertSQL, in: db)
                 insertStatements[table.entity.name] = statement
             }
-            try statement.run(arguments)
+            try statement.execute(arguments)
             rowID = db.lastInsertedRowID
         }
         newRowIDs[ObjectIdentifier(state)] = rowID!

@@ -282,11 +282,9 @@ final class SQLiteStore: Sendable {
     ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
         let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
         return try read { db in
-            let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
             var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
-            while let row = try cursor.next() {
-                let rowID: Int64 = row[0]
+            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
+                let rowID = row.int64(at: 0) ?? 0
                 rows.append((rowID, try modelValues(table, row, rowID: rowID)))
             }
             return rows
@@ -294,7 +292,7 @@ final class SQLiteStore: Sendable {
     }
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
-    private func modelValues(_ table: TableLayout, _ row: Row, rowID: Int64) throws -> ContiguousArray<Any?> {
+    private func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ContiguousArray<Any?> {
         var values = try table.decodeValues(row)
         for column in table.externalColumns {
             values[column.propertyIndex] = ExternalValueFault { [self] in
@@ -320,7 +318,7 @@ final class SQLiteStore: Sendable {
             table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition,
             orderBy: orderBy, limit: limit, offset: offset)
         return try read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+            try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         }
     }
 
@@ -328,23 +326,23 @@ final class SQLiteStore: Sendable {
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
         let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil)
         return try read { db in
-            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
         }
     }
 
     private func selectSQL(
         _ table: TableLayout, columns: String, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
-    ) -> (String, StatementArguments) {
+    ) -> (String, [DatabaseValue]) {
         var sql = "SELECT \(columns) FROM \(table.tableName)"
-        var arguments = StatementArguments()
+        var arguments: [DatabaseValue] = []
         if let condition {
             sql += " WHERE \(condition.sql)"
-            arguments += StatementArguments(condition.arguments)
+            arguments += condition.arguments
         }
         if let orderBy, !orderBy.isEmpty { sql += " ORDER BY \(orderBy)" }
         if limit != nil || offset != nil {
             sql += " LIMIT ? OFFSET ?"
-            arguments += [limit ?? -1, offset ?? 0]
+            arguments += [(limit ?? -1).databaseValue, (offset ?? 0).databaseValue]
         }
         return (sql, arguments)
     }
@@ -402,7 +400,7 @@ final class SQLiteStore: Sendable {
         _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
     ) throws -> [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] {
         let placeholders = Array(repeating: "?", count: owners.count).joined(separator: ", ")
-        let arguments = StatementArguments(owners.map(\.databaseValue))
+        let arguments = owners.map(\.databaseValue)
         let ownerColumn: String
         var sql = "SELECT \(destination.selectList), "
         switch relationship.storage {
@@ -414,13 +412,12 @@ final class SQLiteStore: Sendable {
             ownerColumn = "\(join).\(ownColumn.quotedDatabaseIdentifier)"
             sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) WHERE \(ownerColumn) IN (\(placeholders))"
         }
+        let ownerIndex = Int32(1 + destination.columns.count + destination.foreignKeys.count)
         return try read { db in
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             var pairs: [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] = []
-            while let row = try cursor.next() {
-                let owner: Int64 = row[row.count - 1]
-                let rowID: Int64 = row[0]
-                pairs.append((owner, (rowID, try modelValues(destination, row, rowID: rowID))))
+            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
+                let rowID = row.int64(at: 0) ?? 0
+                pairs.append((row.int64(at: ownerIndex) ?? 0, (rowID, try modelValues(destination, row, rowID: rowID))))
             }
             return pairs
         }

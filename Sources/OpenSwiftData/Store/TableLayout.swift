@@ -174,20 +174,20 @@ struct TableLayout: @unchecked Sendable {
         }
     }
 
-    /// The model values of a fetched row; the row starts with `_pk`. Relationships are faults,
-    /// resolved when first read.
-    func decodeValues(_ row: Row) throws -> ContiguousArray<Any?> {
+    /// The model values of the row a query is on; its columns are `selectList`'s, `_pk` first.
+    /// Relationships are faults, resolved when first read.
+    func decodeValues(_ row: RawStatement) throws -> ContiguousArray<Any?> {
         var values = ContiguousArray<Any?>(repeating: nil, count: layout.properties.count)
         for (offset, column) in columns.enumerated() {
             do {
-                values[column.propertyIndex] = try column.codec.decode(row[offset + 1])
+                values[column.propertyIndex] = try column.codec.decode(row.value(at: Int32(offset + 1)))
             } catch {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the row \(row[0] as Int64? ?? 0) of \(entity.name) cannot be read: column \(column.name): \(error)")
+                    "the row \(row.int64(at: 0) ?? 0) of \(entity.name) cannot be read: column \(column.name): \(error)")
             }
         }
         for (offset, foreignKey) in foreignKeys.enumerated() {
-            let key: Int64? = row[1 + columns.count + offset]
+            let key = row.int64(at: Int32(1 + columns.count + offset))
             values[foreignKey.propertyIndex] = key.map { RelationshipFault.toOne($0) }
                 ?? layout.properties[foreignKey.propertyIndex].emptyValue
         }
