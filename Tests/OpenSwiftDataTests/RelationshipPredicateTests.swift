@@ -22,6 +22,8 @@ struct RelationshipGraph {
     let container: ModelContainer
 
     init() throws {
+        // One test counts the queries a fetch runs.
+        SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         container = try ModelContainer(
             for: Shelf.self, Student.self, Playlist.self, Country.self,
             configurations: ModelConfiguration(isStoredInMemoryOnly: true))
@@ -129,7 +131,6 @@ func fetchError<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in contain
     let graph: RelationshipGraph
 
     init() throws {
-        SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         graph = try RelationshipGraph()
     }
 
