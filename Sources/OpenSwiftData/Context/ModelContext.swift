@@ -522,11 +522,7 @@ public class ModelContext: Equatable {
     /// The models of the given rows, in the given order.
     func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
         guard !rowIDs.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
-        let condition = SQLFragment(
-            sql: "\(query.table.tableName).\"\(TableLayout.primaryKeyColumn)\" IN (\(placeholders))",
-            arguments: rowIDs.map(\.databaseValue))
-        let rows = try query.store.fetchRows(query.table, where: condition, orderBy: nil, limit: nil, offset: nil)
+        let rows = try query.store.fetchRows(query.table, rowIDs: rowIDs)
         let byRowID = Dictionary(rows.map { ($0.rowID, $0.values) }, uniquingKeysWith: { a, _ in a })
         return rowIDs.compactMap { rowID in
             byRowID[rowID].map { materialize(rowID, $0, query) as T }

@@ -291,6 +291,15 @@ final class SQLiteStore: Sendable {
         }
     }
 
+    /// The rows with the given keys, in no particular order; keys with no row are skipped.
+    func fetchRows(_ table: TableLayout, rowIDs: [Int64]) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
+        let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
+        let condition = SQLFragment(
+            sql: "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(placeholders))",
+            arguments: rowIDs.map(\.databaseValue))
+        return try fetchRows(table, where: condition, orderBy: nil, limit: nil, offset: nil)
+    }
+
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
     private func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ContiguousArray<Any?> {
         var values = try table.decodeValues(row)
