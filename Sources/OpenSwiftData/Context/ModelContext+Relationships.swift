@@ -22,8 +22,8 @@ extension ModelContext {
                       let relationship = ownStore.tables[state.layout.entityName]?.relationships
                           .first(where: { $0.propertyIndex == index })
                 else { return property.emptyValue }
-                let rows = try store.fetchRelatedRows(relationship, of: rowID, in: destinationTable)
-                let models = rows.map { materializeModel(destination, $0.rowID, $0.values, query) }
+                let rows = try store.fetchRelatedRows(relationship, ofRows: [rowID], in: destinationTable)
+                let models = rows.map { materializeModel(destination, $0.row.rowID, $0.row.values, query) }
                     .filter { $0.modelState?.isDeleted != true }
                 return RelatedModels.toManyValue(models, of: destination)
             }

@@ -6,8 +6,8 @@ import GRDB
 /// metadata are committed together or not at all.
 ///
 /// Before changing anything it copies the store beside itself as `<file>.backup` (replacing an
-/// older backup), unless the configuration's `backsUpBeforeMigrating` is `false`. If a stage throws, a constraint fails or the process dies, the store is left
-/// exactly as it was. What ran is logged through ``migrationLog`` and recorded in the store's
+/// older backup), unless the configuration's `backsUpBeforeMigrating` is `false`. If a stage
+/// throws, a constraint fails or the process dies, the store is left exactly as it was. What ran is logged through ``migrationLog`` and recorded in the store's
 /// `_osd_migrations` table.
 enum StoreMigration {
     static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
@@ -24,26 +24,14 @@ enum StoreMigration {
         _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], plan: (any SchemaMigrationPlan.Type)?,
         backingUp: Bool
     ) throws {
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            QueryFunctions.install(in: db)
-            // Renaming a rebuilt table must not rewrite other tables' references to it.
-            try db.execute(sql: "PRAGMA legacy_alter_table = ON")
-        }
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        if backingUp { try backUp(queue, url) }
         let started = Date()
         do {
-            try queue.inTransaction(.immediate) { db in
-                try MigrationHistory.createTable(in: db)
+            try MigrationConnection.inTransaction(at: url, backingUp: backingUp) { db in
                 var current = try metadata.schema().entities
                 for step in steps {
                     try run(step, from: current, db, url: url, identifier: metadata.storeIdentifier, plan: plan)
                     current = step.to.entities
                 }
-                return .commit
             }
         } catch let error as SwiftDataError {
             throw error
@@ -52,14 +40,6 @@ enum StoreMigration {
                 "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
         }
         migrationLog.info("migrated \(url.path) through \(steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
-    }
-
-    private static func backUp(_ queue: DatabaseQueue, _ url: URL) throws {
-        let backup = url.path + ".backup"
-        try? FileManager.default.removeItem(atPath: backup)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [backup])
-        }
     }
 
     private static func run(

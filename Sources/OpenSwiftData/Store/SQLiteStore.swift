@@ -432,23 +432,6 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    /// The rows of `destination` that a to-many relationship of the row `rowID` holds.
-    func fetchRelatedRows(
-        _ relationship: StoredRelationship, of rowID: Int64, in destination: TableLayout
-    ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
-        let condition: SQLFragment
-        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
-        switch relationship.storage {
-        case .foreignKey(let column), .inverseForeignKey(let column):
-            condition = SQLFragment(sql: "\(destination.tableName).\(column.quotedDatabaseIdentifier) = ?", arguments: [rowID.databaseValue])
-        case .joinTable(let table, let ownColumn, let otherColumn):
-            condition = SQLFragment(
-                sql: "\(destination.tableName).\(key) IN (SELECT \(otherColumn.quotedDatabaseIdentifier) FROM \(table.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?)",
-                arguments: [rowID.databaseValue])
-        }
-        return try fetchRows(destination, where: condition, orderBy: nil, limit: nil, offset: nil)
-    }
-
     /// Deletes every row of every entity, keeping the tables.
     func eraseAllRows() throws {
         try write { db in
