@@ -47,11 +47,13 @@ extension ModelContext {
     /// deleted models. With `checkingDenyRules`, a `.deny` relationship that still holds models
     /// throws before anything changes.
     func applyPendingChanges(checkingDenyRules: Bool) throws {
-        var pending = inserted + Array(changed.values)
+        // Only models with relationships can reach others; a bulk insert of plain models skips
+        // this walk entirely.
+        var pending = (inserted + changed.values).filter { !$0.layout.relationshipIndices.isEmpty }
         var seen = Set(pending.map { ObjectIdentifier($0) })
         while let state = pending.popLast() {
             guard let owner = state.model else { continue }
-            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
+            for index in state.layout.relationshipIndices {
                 guard let value = state.storedValue(at: index), !(value is RelationshipFault) else { continue }
                 let inverse = state.layout.inverse(of: index)
                 for related in RelatedModels.models(in: value) {
@@ -125,7 +127,7 @@ extension ModelContext {
     /// non-optional to-one relationship holds a model, and every to-many one holds between its
     /// minimum and maximum number of models.
     func validatePendingChanges() throws {
-        for state in inserted + Array(changed.values) {
+        for state in inserted + changed.values where !state.layout.relationshipIndices.isEmpty {
             guard let table = container.store(forEntity: state.layout.entityName)?.tables[state.layout.entityName] else { continue }
             for stored in table.relationships {
                 let property = state.layout.properties[stored.propertyIndex]

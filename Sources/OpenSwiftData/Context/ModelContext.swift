@@ -195,23 +195,24 @@ public class ModelContext: Equatable {
         NotificationCenter.default.post(name: Self.willSave, object: self)
 
         var changesByStore: [ObjectIdentifier: (store: SQLiteStore, changes: SQLiteStore.Changes)] = [:]
+        var storeByLayout: [ObjectIdentifier: SQLiteStore] = [:]
         func add(_ state: ModelState, _ keyPath: WritableKeyPath<SQLiteStore.Changes, [ModelState]>) throws {
-            let store = try self.store(for: state.layout)
+            let layout = ObjectIdentifier(state.layout)
+            let store = try storeByLayout[layout] ?? self.store(for: state.layout)
+            storeByLayout[layout] = store
             changesByStore[ObjectIdentifier(store), default: (store, SQLiteStore.Changes())].changes[keyPath: keyPath].append(state)
         }
         for state in inserted { try add(state, \.inserted) }
         for state in changed.values { try add(state, \.updated) }
         for state in deleted.values { try add(state, \.deleted) }
 
-        var insertedRowIDs: [ObjectIdentifier: (Int64, String)] = [:]
+        var saved: [(store: SQLiteStore, inserted: [ModelState], rowIDs: [Int64])] = []
         for (store, changes) in changesByStore.values {
-            let rowIDs = try store.save(changes)
-            for (state, rowID) in zip(changes.inserted, rowIDs) {
-                insertedRowIDs[ObjectIdentifier(state)] = (rowID, store.identifier)
-            }
+            saved.append((store, changes.inserted, try store.save(changes)))
         }
 
-        let insertedIDs = finishInserts(insertedRowIDs)
+        let insertedIDs = saved.flatMap { finishInserts($0.inserted, rowIDs: $0.rowIDs, in: $0.store) }
+        inserted.removeAll()
         let updatedIDs = changed.values.map { state in
             state.markSaved()
             return state.modelID
@@ -234,23 +235,28 @@ public class ModelContext: Equatable {
         ])
     }
 
-    /// Gives each saved insert its row and registers it; returns the new identifiers.
-    private func finishInserts(_ rowIDs: [ObjectIdentifier: (Int64, String)]) -> [PersistentIdentifier] {
-        let states = inserted
-        inserted.removeAll()
-        return states.compactMap { state in
-            guard let (rowID, storeIdentifier) = rowIDs[ObjectIdentifier(state)] else { return nil }
+    /// Gives each saved insert of one store its row and registers it; returns the new identifiers.
+    private func finishInserts(_ states: [ModelState], rowIDs: [Int64], in store: SQLiteStore) -> [PersistentIdentifier] {
+        var registeredEntity: (name: String, byRowID: [Int64: ModelState])?
+        defer { if let registeredEntity { registered[registeredEntity.name] = registeredEntity.byRowID } }
+        return zip(states, rowIDs).map { state, rowID in
             state.rowID = rowID
-            state.storeIdentifier = storeIdentifier
+            state.storeIdentifier = store.identifier
             state.markSaved()
+            // Inserts come mostly in runs of one entity: its registry is taken out for the run
+            // instead of being looked up by name for every model.
             let entity = state.layout.entityName
-            if let previous = registered[entity]?[rowID], previous !== state {
+            if registeredEntity?.name != entity {
+                if let registeredEntity { registered[registeredEntity.name] = registeredEntity.byRowID }
+                registeredEntity = (entity, registered.removeValue(forKey: entity) ?? [:])
+            }
+            if let previous = registeredEntity!.byRowID[rowID], previous !== state {
                 // A unique constraint made the insert update a stored row this context held:
                 // the inserted object now stands for that row.
                 previous.context = nil
                 previous.model = nil
             }
-            registered[entity, default: [:]][rowID] = state
+            registeredEntity!.byRowID[rowID] = state
             return state.modelID
         }
     }
@@ -285,12 +291,11 @@ public class ModelContext: Equatable {
             let rows = try query.store.fetchRows(
                 query.table, where: query.condition, orderBy: query.orderBy,
                 limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
-            return rows.map { materialize($0.rowID, $0.values, query) }
+            return materialize(rows, query)
         }
         // Unsaved changes take part: fetch every stored match, then merge, sort and page here.
-        let stored = try query.store.fetchRows(query.table, where: query.condition, orderBy: query.orderBy, limit: nil, offset: nil)
-            .map { materialize($0.rowID, $0.values, query) }
-            .filter { (model: T) in
+        let rows = try query.store.fetchRows(query.table, where: query.condition, orderBy: query.orderBy, limit: nil, offset: nil)
+        let stored = (materialize(rows, query) as [T]).filter { model in
                 let state = Self.state(of: model)
                 return !state.isDeleted && changed[ObjectIdentifier(state)] == nil
             }
@@ -503,8 +508,7 @@ public class ModelContext: Equatable {
     /// the context holds them, unsaved changes included.
     private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: Query) throws -> [T] {
         let key = "\(query.table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
-        let stored = try query.store.fetchRows(query.table, where: nil, orderBy: key, limit: nil, offset: nil)
-            .map { materialize($0.rowID, $0.values, query) as T }
+        let stored: [T] = materialize(try query.store.fetchRows(query.table, where: nil, orderBy: key, limit: nil, offset: nil), query)
             .filter { !Self.state(of: $0).isDeleted }
         let unsaved = inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
         var results = stored + unsaved
@@ -529,10 +533,26 @@ public class ModelContext: Equatable {
         }
     }
 
+    /// The context's objects for fetched rows, in their order.
+    func materialize<T: PersistentModel>(_ rows: [(rowID: Int64, values: ContiguousArray<Any?>)], _ query: Query) -> [T] {
+        // The entity's registry is taken out for the batch, so each row costs one lookup by
+        // key rather than a hash of the entity's name too.
+        let entity = query.table.entity.name
+        var byRowID = registered.removeValue(forKey: entity) ?? [:]
+        defer { registered[entity] = byRowID }
+        byRowID.reserveCapacity(byRowID.count + rows.count)
+        return rows.map { materialize($0.rowID, $0.values, query, registeredIn: &byRowID) }
+    }
+
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
-        let entity = query.table.entity.name
-        if let state = registered[entity]?[rowID], let model = state.model as? T {
+        materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: [:]])
+    }
+
+    private func materialize<T: PersistentModel>(
+        _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout [Int64: ModelState]
+    ) -> T {
+        if let state = byRowID[rowID], let model = state.model as? T {
             state.refresh(with: values)
             return model
         }
@@ -542,7 +562,7 @@ public class ModelContext: Equatable {
         state.context = self
         let model = T(backingData: state)
         state.model = model
-        registered[entity, default: [:]][rowID] = state
+        byRowID[rowID] = state
         return model
     }
 

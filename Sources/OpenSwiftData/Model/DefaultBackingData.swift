@@ -1,7 +1,10 @@
 /// OpenSwiftData's backing data for models of type `M`: typed access to a ``ModelState``.
+@usableFromInline
 final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
+    @usableFromInline
     typealias Model = M
 
+    @usableFromInline
     init(for modelType: M.Type) {
         super.init(layout: ModelLayout.of(modelType))
     }
@@ -11,6 +14,7 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
         self.values = values
     }
 
+    @usableFromInline
     var persistentModelID: PersistentIdentifier? {
         get { modelID }
         set {
@@ -20,56 +24,69 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
         }
     }
 
+    @usableFromInline
     var metadata: Any { layout }
 
+    @usableFromInline
     func getValue<Value>(forKey key: KeyPath<M, Value>) -> Value where Value: Decodable {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func getValue<Value>(forKey key: KeyPath<M, Value>) -> Value where Value: PersistentModel {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func getValue<Value>(forKey key: KeyPath<M, Value?>) -> Value? where Value: PersistentModel {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func getValue<Value, OtherModel>(forKey key: KeyPath<M, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func getValue<Value, OtherModel>(forKey key: KeyPath<M, Value>) -> Value
     where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func getTransformableValue<Value>(forKey key: KeyPath<M, Value>) -> Value {
         value(at: index(of: key))
     }
 
+    @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: Encodable {
         setValue(newValue, at: index(of: key))
     }
 
+    @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: PersistentModel {
         setValue(newValue, at: index(of: key))
     }
 
+    @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value?>, to newValue: Value?) where Value: PersistentModel {
         setValue(newValue as Any, at: index(of: key))
     }
 
+    @usableFromInline
     func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         setValue(newValue, at: index(of: key))
     }
 
+    @usableFromInline
     func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         setValue(newValue, at: index(of: key))
     }
 
+    @usableFromInline
     func setTransformableValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) {
         setValue(newValue, at: index(of: key))
     }

@@ -61,6 +61,8 @@ final class ModelLayout: @unchecked Sendable {
     let modelType: any PersistentModel.Type
     let entityName: String
     let properties: [Property]
+    /// The indices of the relationship properties; saving visits only these.
+    let relationshipIndices: [Int]
     /// The `#Unique` and `#Index` declarations of the model.
     let constraints: [any KeyPathConstraint]
     private let indexByKeyPath: [AnyKeyPath: Int]
@@ -78,6 +80,7 @@ final class ModelLayout: @unchecked Sendable {
             properties.append(Property(metadata))
         }
         self.properties = properties
+        relationshipIndices = properties.indices.filter { properties[$0].isRelationship }
         self.constraints = constraints
         indexByKeyPath = Dictionary(
             properties.enumerated().map { ($0.element.keyPath, $0.offset) },

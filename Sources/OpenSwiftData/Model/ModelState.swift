@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Values sit in declaration order (``ModelLayout/properties``). A slot is `nil` until the
 /// property gets a value; an optional property holding `nil` has a boxed `Optional.none`.
+@usableFromInline
 class ModelState {
     let layout: ModelLayout
     var values: ContiguousArray<Any?>
@@ -25,7 +26,7 @@ class ModelState {
     /// Deleted from its context.
     var isDeleted = false
     /// Properties changed since the last save, by index.
-    var changedProperties = IndexSet()
+    var changedProperties: Set<Int> = []
     /// The values as last saved, kept from the first unsaved change so rollback can restore them.
     var committedValues: ContiguousArray<Any?>?
 
@@ -43,7 +44,26 @@ class ModelState {
 
     /// Makes room for every property's value.
     private func allocateValues() {
-        values = ContiguousArray(repeating: nil, count: layout.properties.count)
+        values = Self.emptyValues(count: layout.properties.count)
+    }
+
+    /// `count` empty slots, filled without the generic `init(repeating:count:)`, which costs more
+    /// than the values themselves for a model created in a bulk insert.
+    private static func emptyValues(count: Int) -> ContiguousArray<Any?> {
+        ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count { (buffer.baseAddress! + index).initialize(to: nil) }
+            initialized = count
+        }
+    }
+
+    /// Puts a value in its slot with one access to `values`, allocating them on first use.
+    private func store(_ value: Any?, at index: Int) {
+        Self.store(value, at: index, in: &values, count: layout.properties.count)
+    }
+
+    private static func store(_ value: Any?, at index: Int, in values: inout ContiguousArray<Any?>, count: Int) {
+        if values.isEmpty { values = emptyValues(count: count) }
+        values[index] = value
     }
 
     /// The model's identifier: its row's once saved, a temporary one before.
@@ -91,14 +111,13 @@ class ModelState {
 
     /// Sets the property at `index` and records the change with the model's context.
     func setValue(_ newValue: Any, at index: Int) {
-        if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted {
-            if committedValues == nil { committedValues = values }
+            if committedValues == nil { committedValues = values.isEmpty ? Self.emptyValues(count: layout.properties.count) : values }
             changedProperties.insert(index)
-            values[index] = newValue
+            store(newValue, at: index)
             context?.modelDidChange(self)
         } else {
-            values[index] = newValue
+            store(newValue, at: index)
             if isInserted { context?.modelDidChange(self) }
         }
     }
@@ -205,14 +224,14 @@ class ModelState {
     func discardChanges() {
         if let committedValues { values = committedValues }
         committedValues = nil
-        changedProperties = IndexSet()
+        changedProperties = []
         isDeleted = false
     }
 
     /// Records that the values are now saved.
     func markSaved() {
         committedValues = nil
-        changedProperties = IndexSet()
+        changedProperties = []
         isInserted = false
     }
 

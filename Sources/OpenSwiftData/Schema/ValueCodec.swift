@@ -21,7 +21,7 @@ import GRDB
 /// | any other `Codable` (structs, enums, arrays, dictionaries) | `TEXT` holding JSON |
 ///
 /// An optional type stores `nil` as `NULL` and anything else as its wrapped type does.
-struct ValueCodec: @unchecked Sendable {
+final class ValueCodec: @unchecked Sendable {
     /// What the column holds, as recorded in the schema snapshot and its fingerprint.
     let storage: StorageType
     /// Whether the Swift type is an `Optional`; `NULL` then reads back as `nil`.

@@ -28,10 +28,13 @@ final class RawStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Runs a statement that returns no rows (an insert) with these values, in order.
-    func execute(_ values: [DatabaseValue]) throws {
+    /// Runs a statement that returns no rows (an insert) with `count` values, asking for each
+    /// by its position (0-based).
+    func execute(count: Int, _ value: (Int) throws -> DatabaseValue) throws {
         defer { sqlite3_reset(statement) }
-        try bind(values)
+        for position in 0..<count {
+            try bind(value(position), at: Int32(position + 1))
+        }
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else { throw Self.error(code, db, sql) }
     }
@@ -76,20 +79,23 @@ final class RawStatement {
 
     private func bind(_ values: [DatabaseValue]) throws {
         for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value.storage {
-            case .null: code = sqlite3_bind_null(statement, index)
-            case .int64(let int): code = sqlite3_bind_int64(statement, index, int)
-            case .double(let double): code = sqlite3_bind_double(statement, index, double)
-            case .string(let string): code = sqlite3_bind_text(statement, index, string, -1, Self.transient)
-            case .blob(let data):
-                code = data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-                }
-            }
-            guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+            try bind(value, at: Int32(offset + 1))
         }
+    }
+
+    private func bind(_ value: DatabaseValue, at index: Int32) throws {
+        let code: Int32
+        switch value.storage {
+        case .null: code = sqlite3_bind_null(statement, index)
+        case .int64(let int): code = sqlite3_bind_int64(statement, index, int)
+        case .double(let double): code = sqlite3_bind_double(statement, index, double)
+        case .string(let string): code = sqlite3_bind_text(statement, index, string, -1, Self.transient)
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+            }
+        }
+        guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
     }
 
     /// Tells SQLite to copy bound text and blobs.

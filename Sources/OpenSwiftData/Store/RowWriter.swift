@@ -44,41 +44,52 @@ struct RowWriter {
 
     mutating func insert(_ state: ModelState) throws -> Int64 {
         let table = try table(of: state)
-        let attributes = try table.insertArguments(state)
         let keys = table.foreignKeys.map { foreignKeyValue(state, $0) ?? .null }
-        let arguments = attributes + keys
-        var rowID: Int64?
+        let rowID: Int64
+        if let existing = try existingRow(matching: state, table, keys: keys) {
+            if !table.columns.isEmpty {
+                try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
+                    .execute(arguments: StatementArguments(try table.insertArguments(state) + [existing.databaseValue]))
+            }
+            rowID = existing
+        } else {
+            // Values are bound one by one straight from the model: a bulk insert runs this for
+            // every row, and arrays of arguments per row cost as much as SQLite's own work.
+            let columns = table.columns
+            try insertStatement(for: table).execute(count: columns.count + keys.count) { position in
+                position < columns.count ? try table.encode(state, columns[position]) : keys[position - columns.count]
+            }
+            rowID = db.lastInsertedRowID
+        }
+        newRowIDs[ObjectIdentifier(state)] = rowID
+        try writeExternalValues(state, table, rowID: rowID) { _ in true }
+        return rowID
+    }
+
+    /// The row that already holds the values of one of the entity's uniqueness constraints,
+    /// which an insert then updates instead, as SwiftData's upserts do.
+    private func existingRow(matching state: ModelState, _ table: TableLayout, keys: [DatabaseValue]) throws -> Int64? {
         for constraint in table.entity.uniquenessConstraints {
-            let lookup = constraint.map { name -> DatabaseValue in
-                if let index = table.columnIndexByName[name] { return attributes[index] }
+            let lookup = try constraint.map { name -> DatabaseValue in
+                if let index = table.columnIndexByName[name] { return try table.encode(state, table.columns[index]) }
                 if let index = table.foreignKeys.firstIndex(where: { $0.name == name }) { return keys[index] }
                 return .null
             }
             if let existing = try Int64.fetchOne(
                 db.cachedStatement(sql: table.uniqueLookupSQL(constraint: constraint)), arguments: StatementArguments(lookup))
             {
-                if !table.columns.isEmpty {
-                    try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
-                        .execute(arguments: StatementArguments(attributes + [existing.databaseValue]))
-                }
-                rowID = existing
-                break
+                return existing
             }
         }
-        if rowID == nil {
-            let statement: RawStatement
-            if let prepared = insertStatements[table.entity.name] {
-                statement = prepared
-            } else {
-                statement = try RawStatement(sql: table.insertSQL, in: db)
-                insertStatements[table.entity.name] = statement
-            }
-            try statement.execute(arguments)
-            rowID = db.lastInsertedRowID
-        }
-        newRowIDs[ObjectIdentifier(state)] = rowID!
-        try writeExternalValues(state, table, rowID: rowID!) { _ in true }
-        return rowID!
+        return nil
+    }
+
+    /// The entity's insert statement, prepared once per save.
+    private mutating func insertStatement(for table: TableLayout) throws -> RawStatement {
+        if let prepared = insertStatements[table.entity.name] { return prepared }
+        let statement = try RawStatement(sql: table.insertSQL, in: db)
+        insertStatements[table.entity.name] = statement
+        return statement
     }
 
     mutating func update(_ state: ModelState) throws {
@@ -120,7 +131,7 @@ struct RowWriter {
     /// Writes the to-one keys and join rows of a model; for an updated model only those of
     /// relationships it changed.
     mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
-        guard let rowID = rowID(of: state) else { return }
+        guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         let table = try table(of: state)
         for relationship in table.relationships {
             if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }

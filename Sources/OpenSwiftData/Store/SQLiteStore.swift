@@ -302,7 +302,7 @@ final class SQLiteStore: Sendable {
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
     private func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ContiguousArray<Any?> {
-        var values = try table.decodeValues(row)
+        var values = try table.rowDecoder.values(of: row)
         for column in table.externalColumns {
             values[column.propertyIndex] = ExternalValueFault { [self] in
                 try readExternalValue(table, column, rowID: rowID)

@@ -11,11 +11,20 @@ import GRDB
 /// integer columns after the attributes.
 struct TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
-    struct Column {
+    // A class: fetches and saves pass columns around for every row, and a reference is
+    // cheaper to hand on than a name, a codec and two more fields.
+    final class Column {
         let name: String
         let propertyIndex: Int
         let codec: ValueCodec
         let isOptional: Bool
+
+        init(name: String, propertyIndex: Int, codec: ValueCodec, isOptional: Bool) {
+            self.name = name
+            self.propertyIndex = propertyIndex
+            self.codec = codec
+            self.isOptional = isOptional
+        }
     }
 
     static let primaryKeyColumn = "_pk"
@@ -66,6 +75,7 @@ struct TableLayout: @unchecked Sendable {
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         deleteSQL = "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+        rowDecoder = RowDecoder(entity: entity, layout: layout, columns: columns, relationships: relationships)
     }
 
     /// The quoted table name.
@@ -74,6 +84,8 @@ struct TableLayout: @unchecked Sendable {
     let selectList: String
     let insertSQL: String
     let deleteSQL: String
+    /// Reads a fetched row, its columns `selectList`'s, into a model's values.
+    let rowDecoder: RowDecoder
 
     /// `CREATE TABLE` and `CREATE INDEX` statements for a new store.
     var creationSQL: [String] {
@@ -172,28 +184,5 @@ struct TableLayout: @unchecked Sendable {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) could not be encoded for storage: \(error)")
         }
-    }
-
-    /// The model values of the row a query is on; its columns are `selectList`'s, `_pk` first.
-    /// Relationships are faults, resolved when first read.
-    func decodeValues(_ row: RawStatement) throws -> ContiguousArray<Any?> {
-        var values = ContiguousArray<Any?>(repeating: nil, count: layout.properties.count)
-        for (offset, column) in columns.enumerated() {
-            do {
-                values[column.propertyIndex] = try column.codec.decode(row.value(at: Int32(offset + 1)))
-            } catch {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the row \(row.int64(at: 0) ?? 0) of \(entity.name) cannot be read: column \(column.name): \(error)")
-            }
-        }
-        for (offset, foreignKey) in foreignKeys.enumerated() {
-            let key = row.int64(at: Int32(1 + columns.count + offset))
-            values[foreignKey.propertyIndex] = key.map { RelationshipFault.toOne($0) }
-                ?? layout.properties[foreignKey.propertyIndex].emptyValue
-        }
-        for relationship in relationships where !relationship.isToOne {
-            values[relationship.propertyIndex] = RelationshipFault.toMany
-        }
-        return values
     }
 }
