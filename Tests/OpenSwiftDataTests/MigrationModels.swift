@@ -197,6 +197,17 @@ enum NoteSchemaV2: VersionedSchema {
     }
 }
 
+/// V2 without `pinnedAt`: a lightweight migration that drops stored values.
+enum NoteSchemaV2Trimmed: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 1, 0)
+    static var models: [any PersistentModel.Type] { [Memo.self] }
+    @Model final class Memo {
+        var body: String
+        var isFavorite: Bool = false
+        init(body: String) { self.body = body }
+    }
+}
+
 enum NoteSchemaV3: VersionedSchema {
     static let versionIdentifier = Schema.Version(3, 0, 0)
     static var models: [any PersistentModel.Type] { [Memo.self] }
@@ -369,6 +380,36 @@ enum CounterSchemaV2WithoutDefault: VersionedSchema {
         init(name: String) {
             self.name = name
             count = 0
+        }
+    }
+}
+
+/// A member with a unique handle and an index on its name, before and after gaining a nickname.
+enum MemberSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Member.self] }
+    @Model final class Member {
+        #Index<Member>([\.name])
+        @Attribute(.unique) var handle: String
+        var name: String
+        init(handle: String, name: String) {
+            self.handle = handle
+            self.name = name
+        }
+    }
+}
+
+enum MemberSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Member.self] }
+    @Model final class Member {
+        #Index<Member>([\.fullName])
+        @Attribute(.unique) var handle: String
+        @Attribute(originalName: "name") var fullName: String
+        var nickname: String?
+        init(handle: String, fullName: String) {
+            self.handle = handle
+            self.fullName = fullName
         }
     }
 }

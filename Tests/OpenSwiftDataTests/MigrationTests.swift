@@ -348,26 +348,69 @@ import Testing
 
     @Test func theBackupCanBeTurnedOff() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
-            context.insert(NoteSchemaV1.Memo(text: "a"))
-            try context.save()
-        }
+        try seedMemoV2(url, body: "a")
         var configuration = ModelConfiguration(url: url)
         configuration.backsUpBeforeMigrating = false
-        _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: configuration)
+        _ = try ModelContainer(for: NoteSchemaV2Trimmed.Memo.self, configurations: configuration)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
-        #expect(try rawColumns(url, table: "Memo").contains("body"))
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "isFavorite"])
+    }
 
-        let backedUp = temporaryStoreURL()
+    @Test func aMigrationThatDropsValuesIsBackedUpFirst() throws {
+        let url = temporaryStoreURL()
+        try seedMemoV2(url, body: "b")
+        _ = try ModelContainer(for: NoteSchemaV2Trimmed.Memo.self, configurations: ModelConfiguration(url: url))
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "isFavorite"])
+        let backup = URL(fileURLWithPath: url.path + ".backup")
+        #expect(try rawColumns(backup, table: "Memo") == ["_pk", "body", "isFavorite", "pinnedAt"])
+        #expect(try rawRow(backup, sql: "SELECT body, pinnedAt FROM Memo")[0] as String == "b")
+        #expect(try rawRow(backup, sql: "SELECT pinnedAt FROM Memo")[0] as Double == 0)
+    }
+
+    @Test func aMigrationThatOnlyAddsAndRenamesIsNotCopied() throws {
+        let url = temporaryStoreURL()
         do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: backedUp)))
-            context.insert(NoteSchemaV1.Memo(text: "b"))
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "c"))
             try context.save()
         }
-        _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: backedUp))
-        let backup = URL(fileURLWithPath: backedUp.path + ".backup")
-        #expect(try rawColumns(backup, table: "Memo") == ["_pk", "text"])
-        #expect(try rawRow(backup, sql: "SELECT text FROM Memo")[0] as String == "b")
+        _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url))
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
+        #expect(try rawColumns(url, table: "Memo") == ["_pk", "body", "isFavorite", "pinnedAt"])
+        #expect(try rawRow(url, sql: "SELECT body FROM Memo")[0] as String == "c")
+    }
+
+    /// A V2 store holding one memo, pinned at the reference date.
+    private func seedMemoV2(_ url: URL, body: String) throws {
+        let context = ModelContext(try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url)))
+        let memo = NoteSchemaV2.Memo(body: body)
+        memo.pinnedAt = Date(timeIntervalSinceReferenceDate: 0)
+        context.insert(memo)
+        try context.save()
+    }
+
+    @Test func addingAndRenamingKeepsIndicesOfUntouchedColumns() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: MemberSchemaV1.Member.self, configurations: ModelConfiguration(url: url)))
+            context.insert(MemberSchemaV1.Member(handle: "ada", name: "Ada Lovelace"))
+            try context.save()
+        }
+        _ = try ModelContainer(for: MemberSchemaV2.Member.self, configurations: ModelConfiguration(url: url))
+        let sql = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0] as String
+        // The unique index on the untouched handle stays; the one on the renamed column is
+        // replaced under its new name.
+        #expect(!sql.contains("DROP INDEX \"Member_unique_handle\""))
+        #expect(sql.contains("DROP INDEX \"Member_index_name\""))
+        let indices = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Member' AND sql IS NOT NULL ORDER BY name")
+        }
+        #expect(indices == ["Member_index_fullName", "Member_unique_handle"])
+
+        let context = ModelContext(try ModelContainer(for: MemberSchemaV2.Member.self, configurations: ModelConfiguration(url: url)))
+        context.insert(MemberSchemaV2.Member(handle: "ada", fullName: "Augusta Ada King"))
+        try context.save()
+        let members = try context.fetch(FetchDescriptor<MemberSchemaV2.Member>())
+        #expect(members.map(\.fullName) == ["Augusta Ada King"])
     }
 }

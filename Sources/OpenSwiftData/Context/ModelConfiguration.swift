@@ -29,9 +29,13 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
     /// Whether contexts may save to the store; `false` opens it read-only.
     public let allowsSave: Bool
     public let isStoredInMemoryOnly: Bool
-    /// Whether opening the store copies it to `<file>.backup` before a migration changes it
-    /// (the default). OpenSwiftData's addition: a migration is all-or-nothing anyway, so turn
-    /// this off when the copy costs more than it is worth, for a large store you can rebuild.
+    /// Whether opening the store copies it to `<file>.backup` before a migration that can remove
+    /// or rewrite stored values: one with a custom stage, a table rebuild, or an entity,
+    /// attribute or relationship dropped (the default). A migration that only adds entities,
+    /// properties and indices or renames them changes no stored value and runs in one
+    /// transaction, so it is not copied: on a large store the copy would cost far more than the
+    /// migration. OpenSwiftData's addition: turn it off when the copy costs more than it is
+    /// worth, for a large store you can rebuild.
     public var backsUpBeforeMigrating = true
 
     public var id: URL { url }

@@ -175,3 +175,31 @@ extension MigrationStage {
         }
     }
 }
+
+extension MigrationStep {
+    /// Whether the step can only add to the store or rename what it holds: it has no custom
+    /// stage, and every entity, attribute and relationship of the old version is still there
+    /// (under its name, or as a new property's `originalName`) with the same kind of storage.
+    /// Such a step changes no stored value, so the transaction it runs in is all the protection
+    /// it needs; anything else is backed up first (see `ModelConfiguration.backsUpBeforeMigrating`).
+    var keepsEveryStoredValue: Bool {
+        guard willMigrate == nil, didMigrate == nil else { return false }
+        return from.entities.allSatisfy { old in
+            guard let new = to.entitiesByName[old.name] else { return false }
+            let attributesKept = old.attributesInOrder.allSatisfy { attribute in
+                new.attributesInOrder.contains { kept in
+                    (kept.name == attribute.name || kept.originalName == attribute.name)
+                        && kept.storageType == attribute.storageType && kept.isOptional == attribute.isOptional
+                        && kept.options.contains(.externalStorage) == attribute.options.contains(.externalStorage)
+                }
+            }
+            let relationshipsKept = old.relationshipsInOrder.allSatisfy { relationship in
+                new.relationshipsInOrder.contains { kept in
+                    (kept.name == relationship.name || kept.originalName == relationship.name)
+                        && kept.destination == relationship.destination && kept.isToOne == relationship.isToOne
+                }
+            }
+            return attributesKept && relationshipsKept
+        }
+    }
+}

@@ -17,7 +17,11 @@ enum StoreMigration {
         let store = "the store \(url.path)"
         let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store)
         guard !steps.isEmpty else { return }
-        try migrate(url, metadata: metadata, steps: steps, plan: plan, backingUp: backingUp)
+        let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
+        if backingUp, !needsBackup {
+            migrationLog.info("\(store): the migration only adds and renames, so no backup copy is made")
+        }
+        try migrate(url, metadata: metadata, steps: steps, plan: plan, backingUp: needsBackup)
     }
 
     private static func migrate(

@@ -233,6 +233,7 @@ struct StructureMigration {
         let quotedName = entity.name.quotedDatabaseIdentifier
         var statements: [(String, StatementArguments)] = []
         var keptOldColumns: Set<String> = []
+        var renamed: [String] = []
         guard previous.attributesInOrder.allSatisfy({ !$0.options.contains(.externalStorage) }),
               table.externalColumns.isEmpty
         else { return false }
@@ -243,6 +244,7 @@ struct StructureMigration {
                 guard oldAttribute.isOptional == attribute.isOptional else { return false }
                 keptOldColumns.insert(oldAttribute.name)
                 if oldAttribute.name != attribute.name {
+                    renamed.append(oldAttribute.name)
                     statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldAttribute.name.quotedDatabaseIdentifier) TO \(attribute.name.quotedDatabaseIdentifier)", []))
                 }
                 continue
@@ -263,6 +265,7 @@ struct StructureMigration {
             if let oldName {
                 keptOldColumns.insert(oldName)
                 if oldName != foreignKey.name {
+                    renamed.append(oldName)
                     statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldName.quotedDatabaseIdentifier) TO \(foreignKey.name.quotedDatabaseIdentifier)", []))
                 }
             } else {
@@ -271,10 +274,17 @@ struct StructureMigration {
         }
         let oldColumns = previous.attributesInOrder.map(\.name) + previous.relationshipsInOrder.filter(\.isToOne).map(\.name)
         let dropped = oldColumns.filter { !keptOldColumns.contains($0) }
-        // Indices go first: a dropped or renamed column may be in one, and names follow columns.
+        // An index stays when the new schema declares it under the same name and none of its
+        // columns is renamed or dropped: rebuilding a unique index over a million rows would
+        // cost more than the rest of the migration. The others go first, since names follow
+        // columns and a dropped column may not be in an index.
+        let touched = Set(dropped + renamed)
+        let declared = Set(table.indices.map(\.name))
         let existingIndices = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [entity.name])
         for index in existingIndices {
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?)", arguments: [index])
+            if declared.contains(index), touched.isDisjoint(with: columns) { continue }
             try execute("DROP INDEX \(index.quotedDatabaseIdentifier)", db)
         }
         for (sql, arguments) in statements {

@@ -101,16 +101,7 @@ struct TableLayout: @unchecked Sendable {
             definitions.append("\(foreignKey.name.quotedDatabaseIdentifier) INTEGER")
         }
         var statements = ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"]
-        for constraint in entity.uniquenessConstraints {
-            statements.append(indexSQL(columns: constraint, unique: true))
-        }
-        for index in entity.indices {
-            statements.append(indexSQL(columns: index, unique: false))
-        }
-        for foreignKey in foreignKeys {
-            let name = "\(entity.name)_key_\(foreignKey.name)".quotedDatabaseIdentifier
-            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))")
-        }
+        statements += indices.map(\.sql)
         for relationship in relationships where relationship.createsJoinTable {
             guard case .joinTable(let table, _, _) = relationship.storage else { continue }
             statements.append(
@@ -124,6 +115,18 @@ struct TableLayout: @unchecked Sendable {
                 "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))")
         }
         return statements
+    }
+
+    /// The table's indices, by name: uniqueness constraints, `#Index` declarations and the keys
+    /// of to-one relationships.
+    var indices: [(name: String, sql: String)] {
+        var indices = entity.uniquenessConstraints.map { indexDefinition(columns: $0, unique: true) }
+        indices += entity.indices.map { indexDefinition(columns: $0, unique: false) }
+        for foreignKey in foreignKeys {
+            let name = "\(entity.name)_key_\(foreignKey.name)"
+            indices.append((name, "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))"))
+        }
+        return indices
     }
 
     /// The quoted name of the side table of an attribute with `.externalStorage`.
@@ -140,10 +143,10 @@ struct TableLayout: @unchecked Sendable {
         "SELECT \"value\" FROM \(externalTableName(column)) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
     }
 
-    private func indexSQL(columns: [String], unique: Bool) -> String {
+    private func indexDefinition(columns: [String], unique: Bool) -> (name: String, sql: String) {
         let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))"
+        return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
     }
 
     /// `UPDATE` of the given columns of one row; the row's key is the last argument.
