@@ -1,4 +1,7 @@
 /// OpenSwiftData's backing data for models of type `M`: typed access to a ``ModelState``.
+///
+/// `@usableFromInline` (and so every member its `BackingData` conformance uses) because
+/// `PersistentModel.createBackingData()` is inlined into each model's generated code.
 @usableFromInline
 final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
     @usableFromInline
