@@ -257,3 +257,13 @@ func warnIfOutsideModel(
     guard let enclosing = context.lexicalContext.first, !enclosing.is(ClassDeclSyntax.self) else { return }
     context.diagnose(Diagnostic(node: node.macroName, message: ModelDiagnostic.outsideModel(macro: macro)))
 }
+
+extension DeclGroupSyntax {
+    /// What a diagnostic calls the declaration a macro was attached to: a type's name, an
+    /// extension's extended type, or "this declaration".
+    var nameForDiagnostics: String {
+        if let named = asProtocol(NamedDeclSyntax.self) { return named.name.text }
+        if let extensionDecl = self.as(ExtensionDeclSyntax.self) { return extensionDecl.extendedType.trimmedDescription }
+        return "this declaration"
+    }
+}

@@ -69,21 +69,8 @@ extension PersistentModelActorMacro: MemberMacro {
     }
 
     private static func diagnoseNotAnActor(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
-        let keyword: TokenSyntax
-        let name: String
-        if let decl = declaration.as(ClassDeclSyntax.self) {
-            (keyword, name) = (decl.classKeyword, decl.name.text)
-        } else if let decl = declaration.as(StructDeclSyntax.self) {
-            (keyword, name) = (decl.structKeyword, decl.name.text)
-        } else if let decl = declaration.as(EnumDeclSyntax.self) {
-            (keyword, name) = (decl.enumKeyword, decl.name.text)
-        } else if let decl = declaration.as(ProtocolDeclSyntax.self) {
-            (keyword, name) = (decl.protocolKeyword, decl.name.text)
-        } else if let decl = declaration.as(ExtensionDeclSyntax.self) {
-            (keyword, name) = (decl.extensionKeyword, decl.extendedType.trimmedDescription)
-        } else {
-            (keyword, name) = (declaration.introducer, "this declaration")
-        }
+        let keyword = declaration.introducer
+        let name = declaration.nameForDiagnostics
 
         // A class or a struct becomes an actor by changing its keyword; the others don't.
         var fixIts: [FixIt] = []

@@ -196,21 +196,8 @@ extension PersistentModelMacro: MemberMacro {
     }
 
     private static func diagnoseNotAClass(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
-        let keyword: TokenSyntax
-        let name: String
-        if let decl = declaration.as(StructDeclSyntax.self) {
-            (keyword, name) = (decl.structKeyword, decl.name.text)
-        } else if let decl = declaration.as(ActorDeclSyntax.self) {
-            (keyword, name) = (decl.actorKeyword, decl.name.text)
-        } else if let decl = declaration.as(EnumDeclSyntax.self) {
-            (keyword, name) = (decl.enumKeyword, decl.name.text)
-        } else if let decl = declaration.as(ProtocolDeclSyntax.self) {
-            (keyword, name) = (decl.protocolKeyword, decl.name.text)
-        } else if let decl = declaration.as(ExtensionDeclSyntax.self) {
-            (keyword, name) = (decl.extensionKeyword, decl.extendedType.trimmedDescription)
-        } else {
-            (keyword, name) = (declaration.introducer, "this declaration")
-        }
+        let keyword = declaration.introducer
+        let name = declaration.nameForDiagnostics
 
         // A struct or an actor becomes a class by changing its keyword; enums and protocols don't.
         var fixIts: [FixIt] = []

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenSwiftData
+@testable import osd
 
 @Suite struct ContainerTests {
     @Test func aStoreWrittenClosedAndReopenedKeepsItsModels() throws {

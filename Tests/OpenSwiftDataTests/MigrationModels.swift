@@ -1,61 +1,15 @@
 import Foundation
 import OpenSwiftData
+@testable import osd
 
-// The Pixar film tracker of the seeds: V1 stores a release date, V2 splits it into a year and a
-// country, V3 adds an optional poster and a flag with a default.
-
-enum PixarSchemaV1: VersionedSchema {
-    static let versionIdentifier = Schema.Version(1, 0, 0)
-    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
-
-    @Model final class PixarFilm {
-        var title: String
-        var releaseDate: Date
-        init(title: String, releaseDate: Date) {
-            self.title = title
-            self.releaseDate = releaseDate
-        }
-    }
-}
-
-enum PixarSchemaV2: VersionedSchema {
-    static let versionIdentifier = Schema.Version(2, 0, 0)
-    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
-
-    @Model final class PixarFilm {
-        var title: String
-        var releaseYear: Int
-        var releaseCountry: String
-        init(title: String, releaseYear: Int, releaseCountry: String) {
-            self.title = title
-            self.releaseYear = releaseYear
-            self.releaseCountry = releaseCountry
-        }
-    }
-}
-
-enum PixarSchemaV3: VersionedSchema {
-    static let versionIdentifier = Schema.Version(3, 0, 0)
-    static var models: [any PersistentModel.Type] { [PixarFilm.self] }
-
-    @Model final class PixarFilm {
-        var title: String
-        var releaseYear: Int
-        var releaseCountry: String
-        var posterURL: URL?
-        var isAnimated: Bool = true
-        init(title: String, releaseYear: Int, releaseCountry: String) {
-            self.title = title
-            self.releaseYear = releaseYear
-            self.releaseCountry = releaseCountry
-        }
-    }
-}
+// The Pixar film tracker of the seeds, V1 to V3, is the demo's own (`Sources/osd/PixarSchemas.swift`):
+// tests open the stores `osd demo` writes, so they use its models. The tests' plan bridges V1 to V2
+// with a custom stage, where the demo uses a transform.
 
 /// What willMigrate hands to didMigrate in the seed's V1 → V2 stage.
 let pixarBridge = Recorder<[String: Int]>([:])
 
-enum PixarMigrationPlan: SchemaMigrationPlan {
+enum PixarCustomStagePlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [PixarSchemaV1.self, PixarSchemaV2.self, PixarSchemaV3.self] }
     static var stages: [MigrationStage] { [migrateV1toV2, migrateV2toV3] }
 

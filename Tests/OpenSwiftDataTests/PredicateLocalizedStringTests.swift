@@ -72,6 +72,11 @@ import Testing
         #expect(decoded.root.value == "Toy Story")
         #expect(decoded.other.value == "toy")
         #expect(try decoded.evaluate(PredicateBindings()))
-        #expect("\(expression)".contains("StringLocalizedStandardContains"))
+        #expect("\(expression)".hasPrefix("StringLocalizedStandardContains(root: "))
+
+        let compare = PredicateExpressions.build_caseInsensitiveCompare(
+            PredicateExpressions.Value("TOY"), PredicateExpressions.Value("toy"))
+        let decodedCompare = try JSONDecoder().decode(type(of: compare), from: JSONEncoder().encode(compare))
+        #expect(try decodedCompare.evaluate(PredicateBindings()) == .orderedSame)
     }
 }

@@ -13,14 +13,51 @@ import GRDB
 // types and these.
 
 #if !canImport(Darwin)
+/// What the three string expressions below share: two string operands, evaluated with one
+/// function of both, encoded as Foundation encodes its binary expressions (the operands in an
+/// unkeyed container). An implementation detail of those types, public only because their public
+/// conformances are implemented here.
+public protocol _StringPairPredicateExpression: PredicateExpression
+where Root.Output: StringProtocol, Other.Output: StringProtocol {
+    associatedtype Root: PredicateExpression
+    associatedtype Other: PredicateExpression
+    var root: Root { get }
+    var other: Other { get }
+    init(root: Root, other: Other)
+    /// The expression's result for two strings.
+    static func apply(_ string: String, _ other: String) -> Output
+}
+
+extension _StringPairPredicateExpression {
+    public func evaluate(_ bindings: PredicateBindings) throws -> Output {
+        Self.apply(String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+    }
+
+    public var description: String {
+        "\(String(describing: Self.self).prefix { $0 != "<" })(root: \(root), other: \(other))"
+    }
+}
+
+extension _StringPairPredicateExpression where Root: Codable, Other: Codable {
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(root)
+        try container.encode(other)
+    }
+}
+
 extension PredicateExpressions {
     /// `root.localizedStandardContains(other)`: a case- and diacritic-insensitive search that
     /// follows the current locale.
     public struct StringLocalizedStandardContains<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression
+        _StringPairPredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = Bool
-
         public let root: Root
         public let other: Other
 
@@ -29,18 +66,16 @@ extension PredicateExpressions {
             self.other = other
         }
 
-        public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
-            QueryFunctions.localizedStandardContains(
-                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        public static func apply(_ string: String, _ other: String) -> Bool {
+            QueryFunctions.localizedStandardContains(string, other)
         }
     }
 
     /// `root.localizedCompare(other)`: a comparison in the current locale.
     public struct StringLocalizedCompare<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression
+        _StringPairPredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = ComparisonResult
-
         public let root: Root
         public let other: Other
 
@@ -49,19 +84,17 @@ extension PredicateExpressions {
             self.other = other
         }
 
-        public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
-            QueryFunctions.localizedCompare(
-                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        public static func apply(_ string: String, _ other: String) -> ComparisonResult {
+            QueryFunctions.localizedCompare(string, other)
         }
     }
 
     /// `root.caseInsensitiveCompare(other)`: a comparison that ignores case, in no particular
     /// locale.
     public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Other: PredicateExpression>:
-        PredicateExpression
+        _StringPairPredicateExpression
     where Root.Output: StringProtocol, Other.Output: StringProtocol {
         public typealias Output = ComparisonResult
-
         public let root: Root
         public let other: Other
 
@@ -70,9 +103,8 @@ extension PredicateExpressions {
             self.other = other
         }
 
-        public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
-            QueryFunctions.caseInsensitiveCompare(
-                String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
+        public static func apply(_ string: String, _ other: String) -> ComparisonResult {
+            QueryFunctions.caseInsensitiveCompare(string, other)
         }
     }
 
@@ -95,46 +127,9 @@ extension PredicateExpressions {
     }
 }
 
-// Codable as Foundation's own binary expressions are: the two operands in an unkeyed container.
-
-extension PredicateExpressions.StringLocalizedStandardContains: Codable where Root: Codable, Other: Codable {
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(root)
-        try container.encode(other)
-    }
-}
-
-extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Other: Codable {
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(root)
-        try container.encode(other)
-    }
-}
-
-extension PredicateExpressions.StringCaseInsensitiveCompare: Codable where Root: Codable, Other: Codable {
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
-        self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encode(root)
-        try container.encode(other)
-    }
-}
+extension PredicateExpressions.StringLocalizedStandardContains: Codable where Root: Codable, Other: Codable {}
+extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Other: Codable {}
+extension PredicateExpressions.StringCaseInsensitiveCompare: Codable where Root: Codable, Other: Codable {}
 
 extension PredicateExpressions.StringLocalizedStandardContains: Sendable where Root: Sendable, Other: Sendable {}
 extension PredicateExpressions.StringLocalizedCompare: Sendable where Root: Sendable, Other: Sendable {}
@@ -147,17 +142,9 @@ where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
 extension PredicateExpressions.StringCaseInsensitiveCompare: StandardPredicateExpression
 where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
 
-extension PredicateExpressions.StringLocalizedStandardContains: CustomStringConvertible {
-    public var description: String { "StringLocalizedStandardContains(root: \(root), other: \(other))" }
-}
-
-extension PredicateExpressions.StringLocalizedCompare: CustomStringConvertible {
-    public var description: String { "StringLocalizedCompare(root: \(root), other: \(other))" }
-}
-
-extension PredicateExpressions.StringCaseInsensitiveCompare: CustomStringConvertible {
-    public var description: String { "StringCaseInsensitiveCompare(root: \(root), other: \(other))" }
-}
+extension PredicateExpressions.StringLocalizedStandardContains: CustomStringConvertible {}
+extension PredicateExpressions.StringLocalizedCompare: CustomStringConvertible {}
+extension PredicateExpressions.StringCaseInsensitiveCompare: CustomStringConvertible {}
 #endif
 
 // MARK: - SQL

@@ -24,45 +24,44 @@ extension PredicateTranslationScope {
         return (try sql(left, like: right, in: node), try sql(right, like: left, in: node))
     }
 
-    /// `fragment`, rounded to `Float` when the operands are floats.
-    fileprivate func rounded(_ fragment: SQLFragment, kind: SQLValueKind) -> SQLFragment {
-        kind.storage == .float ? "\(raw: QueryFunctions.roundToFloat)(\(fragment))" : fragment
+    /// A binary operation on `lhs` and `rhs`: folded to a constant when both are, otherwise
+    /// `operation` of their SQL, rounded to `Float` when the operands are floats.
+    fileprivate func arithmetic<Node: PredicateExpression>(
+        _ node: Node, _ lhs: some PredicateExpression, _ rhs: some PredicateExpression,
+        _ operation: (SQLFragment, SQLFragment) -> SQLFragment
+    ) throws -> TranslatedExpression {
+        let left = try translate(lhs)
+        let right = try translate(rhs)
+        if let folded = folded(node, [left, right]) { return folded }
+        let kind = SQLValueKind(Node.Output.self)
+        let (l, r) = try arithmeticOperands(left, right, kind: kind, in: Node.self)
+        let fragment = operation(l, r)
+        return .sql(kind.storage == .float ? "\(raw: QueryFunctions.roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
     }
 }
 
 extension PredicateExpressions.Arithmetic: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
-        let right = try scope.translate(rhs)
-        if let folded = scope.folded(self, [left, right]) { return folded }
-        let kind = SQLValueKind(Output.self)
-        let (l, r) = try scope.arithmeticOperands(left, right, kind: kind, in: Self.self)
         let symbol = switch op {
         case .add: "+"
         case .subtract: "-"
         case .multiply: "*"
         }
-        return .sql(scope.rounded("(\(l) \(raw: symbol) \(r))", kind: kind), type: Output.self)
+        return try scope.arithmetic(self, lhs, rhs) { "(\($0) \(raw: symbol) \($1))" }
     }
 }
 
+// Integer division and remainder are never rounded: their operands are integers.
+
 extension PredicateExpressions.IntDivision: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
-        let right = try scope.translate(rhs)
-        if let folded = scope.folded(self, [left, right]) { return folded }
-        let (l, r) = try scope.arithmeticOperands(left, right, kind: SQLValueKind(Output.self), in: Self.self)
-        return .sql("(\(l) / \(r))", type: Output.self)
+        try scope.arithmetic(self, lhs, rhs) { "(\($0) / \($1))" }
     }
 }
 
 extension PredicateExpressions.IntRemainder: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
-        let right = try scope.translate(rhs)
-        if let folded = scope.folded(self, [left, right]) { return folded }
-        let (l, r) = try scope.arithmeticOperands(left, right, kind: SQLValueKind(Output.self), in: Self.self)
-        return .sql("(\(l) % \(r))", type: Output.self)
+        try scope.arithmetic(self, lhs, rhs) { "(\($0) % \($1))" }
     }
 }
 
@@ -70,13 +69,7 @@ extension PredicateExpressions.FloatDivision: PredicateSQLTranslatable {
     /// `osd_real_divide(a, b)`: SQLite's `/` gives NULL when dividing by zero, where Swift gives
     /// ±infinity.
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
-        let right = try scope.translate(rhs)
-        if let folded = scope.folded(self, [left, right]) { return folded }
-        let kind = SQLValueKind(Output.self)
-        let (l, r) = try scope.arithmeticOperands(left, right, kind: kind, in: Self.self)
-        return .sql(
-            scope.rounded("\(raw: QueryFunctions.realDivide)(\(l), \(r))", kind: kind), type: Output.self)
+        try scope.arithmetic(self, lhs, rhs) { "\(raw: QueryFunctions.realDivide)(\($0), \($1))" }
     }
 }
 
