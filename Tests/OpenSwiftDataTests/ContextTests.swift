@@ -12,11 +12,17 @@ import Testing
     @Test func aModelCanBeUsedBeforeItIsInserted() throws {
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)
         movie.rating = 8.4
-        #expect(movie.rating == 8.4)
         #expect(movie.modelContext == nil)
         #expect(movie.hasChanges == false)
         #expect(movie.persistentModelID.entityName == "Movie")
         #expect(movie.persistentModelID.storeIdentifier == nil)
+        // A change made before the insert is what gets saved.
+        let url = temporaryStoreURL()
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        context.insert(movie)
+        try context.save()
+        let reopened = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        #expect(try reopened.fetch(FetchDescriptor<Movie>()).map(\.rating) == [8.4])
     }
 
     @Test func savingGivesTheSameObjectAPermanentIdentifier() throws {
@@ -92,6 +98,17 @@ import Testing
         #expect(!context.hasChanges)
         try context.save()
         #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 0)
+    }
+
+    @Test func aDeletedModelInsertedAgainIsSaved() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        context.delete(movie)
+        context.insert(movie)
+        #expect(!movie.isDeleted)
+        try context.save()
+        #expect(try ModelContext(context.container).fetch(FetchDescriptor<Movie>()).map(\.title) == ["Up"])
     }
 
     @Test func insertingTwiceIsHarmless() throws {
@@ -189,6 +206,20 @@ import Testing
         #expect(stored[0].uses == 5)
     }
 
+    @Test func anUpsertOverAChangedObjectStoresTheInsertedValues() throws {
+        let context = try inMemory()
+        let first = Tag(name: "pixar", uses: 1)
+        context.insert(first)
+        try context.save()
+        first.uses = 9
+        let duplicate = Tag(name: "pixar", uses: 5)
+        context.insert(duplicate)
+        try context.save()
+        // The inserted object stands for the row, so the row holds its values.
+        #expect(duplicate.uses == 5)
+        #expect(try ModelContext(context.container).fetch(FetchDescriptor<Tag>()).map(\.uses) == [5])
+    }
+
     @Test func compoundUniqueConstraintsCompareTheWholeTuple() throws {
         let context = try inMemory()
         context.insert(Person(email: "a@x", givenName: "Ann", familyName: "Lee", age: 30))
@@ -230,6 +261,17 @@ import Testing
         #expect(userInfo.value[key.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [coco.persistentModelID])
         #expect(userInfo.value[key.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [up.persistentModelID])
         #expect(userInfo.value[key.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [deletedID])
+    }
+
+    @Test func enumerateKeepsTheObjectsTheCallerHolds() throws {
+        let context = try inMemory()
+        for year in 1...30 { context.insert(Movie(title: "M\(year)", year: year, rating: 5)) }
+        try context.save()
+        let held = try #require(try context.fetch(FetchDescriptor<Movie>(predicate: #Predicate { $0.year == 7 })).first)
+        try context.enumerate(FetchDescriptor<Movie>(), batchSize: 10) { _ in }
+        let again = try #require(try context.fetch(FetchDescriptor<Movie>(predicate: #Predicate { $0.year == 7 })).first)
+        #expect(again === held)
+        #expect(held.modelContext === context)
     }
 
     @Test func enumerateWalksEveryMatchInBatchesAndLetsGoOfThem() throws {
@@ -287,6 +329,20 @@ import Testing
         let resolved = try #require(other.model(for: decoded) as? Movie)
         #expect(resolved.title == "Up")
         #expect(resolved !== movie)
+    }
+
+    @Test func anotherStoresIdentifierIsNotThisContextsModel() throws {
+        let context = try inMemory()
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        context.insert(movie)
+        try context.save()
+        let elsewhere = try inMemory()
+        let stranger = Movie(title: "Cars", year: 2006, rating: 7.2)
+        elsewhere.insert(stranger)
+        try elsewhere.save()
+        // The same entity and row key, in another store.
+        #expect(stranger.persistentModelID.rowID == movie.persistentModelID.rowID)
+        #expect(context.registeredModel(for: stranger.persistentModelID) as Movie? == nil)
     }
 
     @Test func modelsAreObservablePropertyByProperty() throws {

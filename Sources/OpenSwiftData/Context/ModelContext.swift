@@ -86,6 +86,8 @@ public class ModelContext: Equatable {
             "\(state.layout.entityName) belongs to another ModelContext; fetch it in this context with model(for: \\.persistentModelID) instead of inserting it")
         state.context = self
         state.model = model
+        // A model deleted before (or cascaded away without a context) is taken back in whole.
+        state.isDeleted = false
         if state.rowID == nil {
             state.isInserted = true
             inserted.append(state)
@@ -184,7 +186,9 @@ public class ModelContext: Equatable {
     }
 
     /// Writes every pending insert, change and delete to the stores, one transaction per
-    /// store. If anything fails, nothing is written and the changes stay pending.
+    /// store. If a store's write fails, nothing is written to it and its changes stay pending;
+    /// with one store (the usual case) that is the whole save. Stores written before the failure
+    /// keep what they committed, and those changes are no longer pending.
     ///
     /// Inserting a model whose unique attributes match a stored model's updates the stored
     /// row, and the inserted object takes its identifier. A save with no changes does nothing.
@@ -206,27 +210,28 @@ public class ModelContext: Equatable {
         for state in changed.values { try add(state, \.updated) }
         for state in deleted.values { try add(state, \.deleted) }
 
-        var saved: [(store: SQLiteStore, inserted: [ModelState], rowIDs: [Int64])] = []
+        var insertedIDs: [PersistentIdentifier] = []
+        var updatedIDs: [PersistentIdentifier] = []
+        var deletedIDs: [PersistentIdentifier] = []
         for (store, changes) in changesByStore.values {
-            saved.append((store, changes.inserted, try store.save(changes)))
+            let rowIDs = try store.save(changes)
+            // Committed: done with, even if another store's write fails after this one.
+            insertedIDs += finishInserts(changes.inserted, rowIDs: rowIDs, in: store)
+            inserted.removeAll { !$0.isInserted }
+            for state in changes.updated {
+                state.markSaved()
+                changed[ObjectIdentifier(state)] = nil
+                updatedIDs.append(state.modelID)
+            }
+            for state in changes.deleted {
+                deletedIDs.append(state.modelID)
+                registered[state.layout.entityName]?[state.rowID ?? -1] = nil
+                state.context = nil
+                state.model = nil
+                state.markSaved()
+                deleted[ObjectIdentifier(state)] = nil
+            }
         }
-
-        let insertedIDs = saved.flatMap { finishInserts($0.inserted, rowIDs: $0.rowIDs, in: $0.store) }
-        inserted.removeAll()
-        let updatedIDs = changed.values.map { state in
-            state.markSaved()
-            return state.modelID
-        }
-        changed.removeAll()
-        let deletedIDs = deleted.values.map { state in
-            let id = state.modelID
-            registered[state.layout.entityName]?[state.rowID ?? -1] = nil
-            state.context = nil
-            state.model = nil
-            state.markSaved()
-            return id
-        }
-        deleted.removeAll()
 
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
             NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
@@ -318,10 +323,10 @@ public class ModelContext: Equatable {
     public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
     where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if descriptor.includePendingChanges,
-           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
+        if unsavedChangesMatter(to: query, descriptor) {
+            let pending = entitiesWithPendingChanges(readBy: query)
             throw SwiftDataError.includePendingChangesWithBatchSize.explaining(
-                "the context has unsaved changes to \(query.table.entity.name), which a batched fetch cannot include; save first, or set includePendingChanges to false")
+                "the context has unsaved changes to \(pending.joined(separator: ", ")), which a batched fetch of \(query.table.entity.name) cannot include; save first, or set includePendingChanges to false")
         }
         let rowIDs = try query.store.fetchRowIDs(
             query.table, where: query.condition, orderBy: query.orderBy,
@@ -334,9 +339,8 @@ public class ModelContext: Equatable {
     /// The number of models matching the descriptor.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if descriptor.includePendingChanges,
-           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
-            return try fetch(descriptor).count
+        if unsavedChangesMatter(to: query, descriptor) {
+            return try fetchModels(descriptor).count
         }
         let count = try query.store.count(query.table, where: query.condition)
         let skipped = min(descriptor.fetchOffset ?? 0, count)
@@ -347,9 +351,8 @@ public class ModelContext: Equatable {
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
         let query = try Query(descriptor, in: self)
-        if descriptor.includePendingChanges,
-           pendingStates(of: query.table, if: true) != nil || hasPendingChanges(affecting: query) {
-            return try fetch(descriptor).map(\.persistentModelID)
+        if unsavedChangesMatter(to: query, descriptor) {
+            return try fetchModels(descriptor).map(\.persistentModelID)
         }
         let rowIDs = try query.store.fetchRowIDs(
             query.table, where: query.condition, orderBy: query.orderBy,
@@ -387,6 +390,8 @@ public class ModelContext: Equatable {
         while start < rowIDs.count {
             let batch = Array(rowIDs[start..<min(start + batchSize, rowIDs.count)])
             start += batch.count
+            // Objects the caller held before are left alone; only the batch's new ones go.
+            let loaded = batch.filter { registered[query.table.entity.name]?[$0] == nil }
             for model in try models(T.self, rowIDs: batch, query) {
                 try block(model)
             }
@@ -394,7 +399,7 @@ public class ModelContext: Equatable {
                 throw SwiftDataError.modelValidationFailure.explaining(
                     "enumerate(_:batchSize:) left unsaved changes after a batch of \(query.table.entity.name); save inside the block, or pass allowEscapingMutations: true")
             }
-            forgetUnchanged(entity: query.table.entity.name, rowIDs: batch)
+            forgetUnchanged(entity: query.table.entity.name, rowIDs: loaded)
         }
     }
 
@@ -427,7 +432,9 @@ public class ModelContext: Equatable {
 
     private func registeredState(for id: PersistentIdentifier) -> ModelState? {
         if let rowID = id.rowID {
-            return registered[id.entityName]?[rowID]
+            // Row keys are per store: another store's identifier names a different model.
+            guard let state = registered[id.entityName]?[rowID], state.storeIdentifier == id.storeIdentifier else { return nil }
+            return state
         }
         return inserted.first { $0.modelID == id }
     }
@@ -495,12 +502,22 @@ public class ModelContext: Equatable {
     /// relationships selects or how it orders: an inserted, changed or deleted model of the
     /// fetched entity or of one of those. (A changed shelf name moves stored, unchanged books
     /// in and out of `$0.shelf?.name == "Fiction"`.)
+    /// Whether a fetch, count or identifier fetch must take unsaved changes into account: it asks
+    /// for them, and models of an entity it reads have some.
+    private func unsavedChangesMatter<T>(to query: Query, _ descriptor: FetchDescriptor<T>) -> Bool {
+        descriptor.includePendingChanges && !entitiesWithPendingChanges(readBy: query).isEmpty
+    }
+
     private func hasPendingChanges(affecting query: Query) -> Bool {
-        guard !query.relatedEntities.isEmpty else { return false }
-        let entities = query.relatedEntities.union([query.table.entity.name])
-        return inserted.contains { entities.contains($0.layout.entityName) }
-            || changed.values.contains { entities.contains($0.layout.entityName) }
-            || deleted.values.contains { entities.contains($0.layout.entityName) }
+        !query.relatedEntities.isEmpty && !entitiesWithPendingChanges(readBy: query).isEmpty
+    }
+
+    /// The entities a query reads (the fetched one and those its relationships reach) that have
+    /// inserted, changed or deleted models, by name.
+    private func entitiesWithPendingChanges(readBy query: Query) -> [String] {
+        let read = query.relatedEntities.union([query.table.entity.name])
+        let pending = (inserted + changed.values + deleted.values).map(\.layout.entityName)
+        return read.intersection(pending).sorted()
     }
 
     /// A fetch answered in memory: every stored model of the entity and every inserted one,
@@ -571,6 +588,7 @@ public class ModelContext: Equatable {
         for rowID in rowIDs {
             guard let state = registered[entity]?[rowID], !state.hasChanges else { continue }
             registered[entity]?[rowID] = nil
+            state.context = nil
             state.model = nil
         }
     }

@@ -378,12 +378,14 @@ final class SQLiteStore: Sendable {
             return try write { db in
                 var writer = RowWriter(db: db, tables: tables)
                 for state in changes.deleted { try writer.delete(state) }
+                // Updates before inserts: an insert that upserts over a changed stored row must
+                // have the last word, since the inserted object is the one that stands for it.
+                for state in changes.updated { try writer.update(state) }
                 var rowIDs: [Int64] = []
                 rowIDs.reserveCapacity(changes.inserted.count)
                 for state in changes.inserted {
                     rowIDs.append(try writer.insert(state))
                 }
-                for state in changes.updated { try writer.update(state) }
                 for state in changes.inserted {
                     try writer.writeRelationships(of: state, onlyChanged: false)
                 }
