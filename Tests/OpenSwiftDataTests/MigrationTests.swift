@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenSwiftData
+@testable import osd
 
 /// Every scenario seeds a real store file with the old version's models in one container, then
 /// opens it with the new version in another.
@@ -21,7 +22,7 @@ import Testing
         let url = temporaryStoreURL()
         try seedPixarV1(url)
         let container = try ModelContainer(
-            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
+            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarCustomStagePlan.self,
             configurations: ModelConfiguration(url: url))
         let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
         #expect(films.map(\.title) == ["Toy Story", "Up", "Coco"])
@@ -35,7 +36,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: url.path + ".backup"))
 
         // Opened again, nothing runs.
-        _ = try ModelContainer(for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        _ = try ModelContainer(for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarCustomStagePlan.self, configurations: ModelConfiguration(url: url))
         #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM _osd_migrations")[0] as Int == 2)
     }
 
@@ -46,7 +47,7 @@ import Testing
             context.insert(PixarSchemaV2.PixarFilm(title: "Cars", releaseYear: 2006, releaseCountry: "US"))
             try context.save()
         }
-        let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+        let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, migrationPlan: PixarCustomStagePlan.self, configurations: ModelConfiguration(url: url))
         let film = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>())[0]
         #expect(film.title == "Cars")
         #expect(film.releaseYear == 2006)
@@ -155,7 +156,7 @@ import Testing
         let url = temporaryStoreURL()
         _ = try ModelContainer(for: Schema(versionedSchema: PixarSchemaV3.self), configurations: ModelConfiguration(url: url))
         let error = try #require(throws: SwiftDataError.self) {
-            try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
+            try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), migrationPlan: PixarCustomStagePlan.self, configurations: ModelConfiguration(url: url))
         }
         #expect(error == .backwardMigration)
         #expect(error.description.contains("PixarSchemaV3"))
@@ -197,9 +198,9 @@ import Testing
         let url = temporaryStoreURL()
         var deletedID: PersistentIdentifier?
         do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
-            let keep = NoteSchemaV1.Memo(text: "keep")
-            let drop = NoteSchemaV1.Memo(text: "drop")
+            let context = ModelContext(try ModelContainer(for: CounterSchemaV1.Tally.self, configurations: ModelConfiguration(url: url)))
+            let keep = CounterSchemaV1.Tally(name: "keep", count: 1)
+            let drop = CounterSchemaV1.Tally(name: "drop", count: 2)
             context.insert(keep)
             context.insert(drop)
             try context.save()
@@ -207,11 +208,14 @@ import Testing
             context.delete(drop)
             try context.save()
         }
-        let context = ModelContext(try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url)))
-        let memo = NoteSchemaV2.Memo(body: "new")
-        context.insert(memo)
+        // An optional becoming non-optional cannot be done with ALTER TABLE: the table is rebuilt.
+        let context = ModelContext(try ModelContainer(for: CounterSchemaV2.Tally.self, configurations: ModelConfiguration(url: url)))
+        let migrationSQL: String = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0]
+        #expect(migrationSQL.contains("ALTER TABLE \"_osd_new_Tally\" RENAME TO \"Tally\""))
+        let tally = CounterSchemaV2.Tally(name: "new")
+        context.insert(tally)
         try context.save()
-        #expect(try #require(memo.persistentModelID.rowID) > (try #require(deletedID?.rowID)))
+        #expect(try #require(tally.persistentModelID.rowID) > (try #require(deletedID?.rowID)))
     }
 
     @Test func tripsGainUniqueNamesRenamedDatesAndCascadingDeletes() throws {

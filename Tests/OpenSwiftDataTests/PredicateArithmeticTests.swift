@@ -60,9 +60,10 @@ import Testing
         let zeroes = QueryFixtures.samples.filter { $0.score == 0 }
         let predicate = #Predicate<QuerySample> { $0.score / $0.score > 0 }
         #expect(zeroes.isEmpty == false)
-        #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: DatabaseError.self) {
             try QueryFixtures.selectedIDs(predicate, in: try QueryFixtures.database(zeroes))
         }
+        #expect(error?.message?.contains("is NaN, which SQLite cannot represent") == true)
     }
 
     @Test func constantsAreFoldedInSwift() throws {

@@ -58,9 +58,10 @@ import Testing
         #expect(throws: (any Error).self) {
             try QueryFixtures.samples.filter { try predicate.evaluate($0) }
         }
-        #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: DatabaseError.self) {
             try QueryFixtures.selectedIDs(predicate)
         }
+        #expect(error?.message?.contains("above its upper bound") == true)
     }
 
     @Test func capturedRanges() throws {

@@ -206,7 +206,9 @@ import Testing
         let error = try #require(throws: SwiftDataError.self) { try context.save() }
         #expect(error.description.contains("Team.players holds 0 models"))
         team.players = [Player(name: "A"), Player(name: "B"), Player(name: "C")]
-        #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
+        let tooMany = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(tooMany == .modelValidationFailure)
+        #expect(tooMany.description.contains("Team.players holds 3 models"))
         let removed = team.players.removeLast()
         #expect(removed.team == nil)
         try context.save()

@@ -92,7 +92,8 @@ import Testing
         context.insert(broken)
         let error = try #require(throws: SwiftDataError.self) { try context.save() }
         #expect(error == .modelValidationFailure)
-        #expect(error.description.contains("Movie."))
+        // The first unset non-optional property in declaration order (the id was replaced too).
+        #expect(error.description.contains("Movie.id has no value; a non-optional property needs one before the model is saved"))
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Movie>()) == 0)
         #expect(context.hasChanges)
     }

@@ -5,10 +5,12 @@ import GRDB
 /// transaction: every step of the plan, its custom stages' closures and the store's new
 /// metadata are committed together or not at all.
 ///
-/// Before changing anything it copies the store beside itself as `<file>.backup` (replacing an
-/// older backup), unless the configuration's `backsUpBeforeMigrating` is `false`. If a stage
-/// throws, a constraint fails or the process dies, the store is left exactly as it was. What ran is logged through ``migrationLog`` and recorded in the store's
-/// `_osd_migrations` table.
+/// Before a migration that can drop or rewrite stored values (see
+/// `MigrationStep.keepsEveryStoredValue`) it copies the store beside itself as `<file>.backup`
+/// (replacing an older backup), unless the configuration's `backsUpBeforeMigrating` is `false`.
+/// If a stage throws, a constraint fails or the process dies, the store is left exactly as it
+/// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
+/// table.
 enum StoreMigration {
     static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
         guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false),
