@@ -367,3 +367,80 @@ enum MemberSchemaV2: VersionedSchema {
         }
     }
 }
+
+/// A film's cast, first one-way (a join table named after the film's side), then with the
+/// actors' side added as its inverse (the pair's table is named after the actor's side).
+enum CastSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [CastFilm.self, CastActor.self] }
+    @Model final class CastFilm {
+        var title: String
+        @Relationship(inverse: nil) var actors: [CastActor] = []
+        init(title: String) { self.title = title }
+    }
+
+    @Model final class CastActor {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+enum CastSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [CastFilm.self, CastActor.self] }
+    @Model final class CastFilm {
+        var title: String
+        @Relationship(inverse: \CastActor.films) var actors: [CastActor] = []
+        init(title: String) { self.title = title }
+    }
+
+    @Model final class CastActor {
+        var name: String
+        var films: [CastFilm] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// A pet's `owner` that names an owner, then a vet.
+enum PetSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Pet.self, PetOwner.self, Vet.self] }
+    @Model final class Pet {
+        var name: String
+        @Relationship(inverse: nil) var owner: PetOwner?
+        init(name: String, owner: PetOwner?) {
+            self.name = name
+            self.owner = owner
+        }
+    }
+
+    @Model final class PetOwner {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Vet {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+enum PetSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Pet.self, PetOwner.self, Vet.self] }
+    @Model final class Pet {
+        var name: String
+        @Relationship(inverse: nil) var owner: Vet?
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class PetOwner {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Vet {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}

@@ -417,4 +417,37 @@ import Testing
         let members = try context.fetch(FetchDescriptor<MemberSchemaV2.Member>())
         #expect(members.map(\.fullName) == ["Augusta Ada King"])
     }
+
+    @Test func aOneWayRelationshipThatGainsAnInverseKeepsItsPairs() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: CastSchemaV1.self), configurations: ModelConfiguration(url: url)))
+            let film = CastSchemaV1.CastFilm(title: "Up")
+            context.insert(film)
+            film.actors = [CastSchemaV1.CastActor(name: "Ed Asner"), CastSchemaV1.CastActor(name: "Jordan Nagai")]
+            try context.save()
+        }
+        let container = try ModelContainer(for: Schema(versionedSchema: CastSchemaV2.self), configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let film = try #require(try context.fetch(FetchDescriptor<CastSchemaV2.CastFilm>()).first)
+        #expect(film.actors.map(\.name).sorted() == ["Ed Asner", "Jordan Nagai"])
+        let actors = try context.fetch(FetchDescriptor<CastSchemaV2.CastActor>())
+        #expect(actors.allSatisfy { $0.films.map(\.title) == ["Up"] })
+    }
+
+    @Test func aRelationshipThatChangesDestinationIsRefused() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: PetSchemaV1.self), configurations: ModelConfiguration(url: url)))
+            context.insert(PetSchemaV1.Vet(name: "Dr Bob"))
+            context.insert(PetSchemaV1.Pet(name: "Rex", owner: PetSchemaV1.PetOwner(name: "Ann")))
+            try context.save()
+        }
+        let before = try Data(contentsOf: url)
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(for: Schema(versionedSchema: PetSchemaV2.self), configurations: ModelConfiguration(url: url))
+        }
+        #expect(error?.description.contains("Pet.owner changes destination from PetOwner to Vet") == true)
+        #expect(try Data(contentsOf: url) == before)
+    }
 }

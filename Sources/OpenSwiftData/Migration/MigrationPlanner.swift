@@ -197,6 +197,7 @@ extension MigrationStep {
                 new.relationshipsInOrder.contains { kept in
                     (kept.name == relationship.name || kept.originalName == relationship.name)
                         && kept.destination == relationship.destination && kept.isToOne == relationship.isToOne
+                        && kept.inverseName == relationship.inverseName
                 }
             }
             return attributesKept && relationshipsKept

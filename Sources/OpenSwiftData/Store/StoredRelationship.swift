@@ -14,6 +14,21 @@ struct StoredRelationship {
         case foreignKey(column: String)
         case inverseForeignKey(column: String)
         case joinTable(table: String, ownColumn: String, otherColumn: String)
+
+        /// The way of storing, without names: what a migration cannot change in place.
+        var kind: Kind {
+            switch self {
+            case .foreignKey: .foreignKey
+            case .inverseForeignKey: .inverseForeignKey
+            case .joinTable: .joinTable
+            }
+        }
+
+        enum Kind: String {
+            case foreignKey = "a key column"
+            case inverseForeignKey = "the inverse's key column"
+            case joinTable = "a join table"
+        }
     }
 
     let name: String

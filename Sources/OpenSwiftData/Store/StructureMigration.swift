@@ -56,6 +56,7 @@ struct StructureMigration {
             plans.append((table, oldByName[entity.name]))
             if let previous = oldByName[entity.name] {
                 blocking += try problems(migrating: previous, to: table, db)
+                blocking += relationshipProblems(migrating: previous, to: table, oldByName: oldByName)
             }
         }
         let newNames = Set(new.entities.map(\.name))
@@ -96,7 +97,9 @@ struct StructureMigration {
     private mutating func moveJoinTables(_ tables: [TableLayout], oldByName: [String: Schema.Entity], _ db: Database) throws {
         var kept: Set<String> = []
         for table in tables {
-            for relationship in table.relationships where relationship.createsJoinTable {
+            // Both sides of a many-to-many pair: a relationship that gains a to-many inverse may
+            // find its rows in a table the other side now names.
+            for relationship in table.relationships {
                 guard case .joinTable(let newTable, let newOwn, let newOther) = relationship.storage else { continue }
                 kept.insert(newTable)
                 guard let previous = oldByName[table.entity.name],
@@ -223,6 +226,27 @@ struct StructureMigration {
             }
         }
         return problems
+    }
+
+    /// The relationships whose stored rows cannot be carried over: a new destination (the old
+    /// keys name rows of another entity), or a new way of storing them (a join table becoming
+    /// the inverse's key column, or the other way round; a to-one becoming to-many).
+    private func relationshipProblems(
+        migrating previous: Schema.Entity, to table: TableLayout, oldByName: [String: Schema.Entity]
+    ) -> [String] {
+        table.relationships.compactMap { stored in
+            let relationship = stored.relationship
+            guard let old = previous.relationshipsByName[relationship.originalName] ?? previous.relationshipsByName[relationship.name]
+            else { return nil }
+            let place = "\(table.entity.name).\(relationship.name)"
+            let advice = "add the new relationship under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version"
+            if old.destination != relationship.destination {
+                return "\(place) changes destination from \(old.destination) to \(relationship.destination) (\(toName)); its stored keys name \(old.destination) rows, so \(advice)"
+            }
+            let oldStorage = StoredRelationship(old, of: previous, propertyIndex: 0, destination: oldByName[old.destination]).storage
+            guard oldStorage.kind != stored.storage.kind || old.isToOne != relationship.isToOne else { return nil }
+            return "\(place) is stored differently in \(toName) (\(oldStorage.kind.rawValue) before, \(stored.storage.kind.rawValue) now: its inverse or its cardinality changed), which is not lightweight; \(advice)"
+        }
     }
 
     /// Changes the table with `ALTER TABLE` when every change is one SQLite makes without
