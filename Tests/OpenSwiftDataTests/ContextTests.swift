@@ -206,6 +206,19 @@ import Testing
         #expect(stored[0].uses == 5)
     }
 
+    @Test func aUniqueKeyOverANewRelatedModelMatchesNoStoredRow() throws {
+        let context = ModelContext(try ModelContainer(
+            for: DirectedFilm.self, FilmDirector.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(DirectedFilm(title: "Up"))
+        try context.save()
+        // A new director has no row yet, so this film cannot be the stored director-less one.
+        context.insert(DirectedFilm(title: "Up", director: FilmDirector(name: "Pete Docter")))
+        try context.save()
+        let reader = ModelContext(context.container)
+        let films = try reader.fetch(FetchDescriptor<DirectedFilm>())
+        #expect(films.map { $0.director?.name ?? "none" }.sorted() == ["Pete Docter", "none"])
+    }
+
     @Test func anUpsertOverAChangedObjectStoresTheInsertedValues() throws {
         let context = try inMemory()
         let first = Tag(name: "pixar", uses: 1)

@@ -96,3 +96,19 @@ import OpenSwiftData
     var team: Team?
     init(name: String) { self.name = name }
 }
+
+/// A film unique by title and director, for upserts whose key includes a relationship.
+@Model final class DirectedFilm {
+    #Unique<DirectedFilm>([\.title, \.director])
+    var title: String
+    @Relationship(inverse: nil) var director: FilmDirector?
+    init(title: String, director: FilmDirector? = nil) {
+        self.title = title
+        self.director = director
+    }
+}
+
+@Model final class FilmDirector {
+    var name: String
+    init(name: String) { self.name = name }
+}

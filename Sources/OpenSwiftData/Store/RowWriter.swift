@@ -44,12 +44,13 @@ struct RowWriter {
 
     mutating func insert(_ state: ModelState) throws -> Int64 {
         let table = try table(of: state)
-        let keys = table.foreignKeys.map { foreignKeyValue(state, $0) ?? .null }
+        // `nil`: the related model has no row yet; its key is written with the relationships.
+        let keys = table.foreignKeys.map { foreignKeyValue(state, $0) }
         let rowID: Int64
         if let existing = try existingRow(matching: state, table, keys: keys) {
             if !table.columns.isEmpty {
                 try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
-                    .execute(arguments: StatementArguments(try table.insertArguments(state) + [existing.databaseValue]))
+                    .execute(arguments: StatementArguments(try table.columns.map { try table.encode(state, $0) } + [existing.databaseValue]))
             }
             rowID = existing
         } else {
@@ -57,7 +58,7 @@ struct RowWriter {
             // every row, and arrays of arguments per row cost as much as SQLite's own work.
             let columns = table.columns
             try insertStatement(for: table).execute(count: columns.count + keys.count) { position in
-                position < columns.count ? try table.encode(state, columns[position]) : keys[position - columns.count]
+                position < columns.count ? try table.encode(state, columns[position]) : keys[position - columns.count] ?? .null
             }
             rowID = db.lastInsertedRowID
         }
@@ -68,12 +69,19 @@ struct RowWriter {
 
     /// The row that already holds the values of one of the entity's uniqueness constraints,
     /// which an insert then updates instead, as SwiftData's upserts do.
-    private func existingRow(matching state: ModelState, _ table: TableLayout, keys: [DatabaseValue]) throws -> Int64? {
-        for constraint in table.entity.uniquenessConstraints {
-            let lookup = try constraint.map { name -> DatabaseValue in
-                if let index = table.columnIndexByName[name] { return try table.encode(state, table.columns[index]) }
-                if let index = table.foreignKeys.firstIndex(where: { $0.name == name }) { return keys[index] }
-                return .null
+    /// A constraint over a relationship whose model is new too matches no stored row.
+    private func existingRow(matching state: ModelState, _ table: TableLayout, keys: [DatabaseValue?]) throws -> Int64? {
+        constraints: for constraint in table.entity.uniquenessConstraints {
+            var lookup: [DatabaseValue] = []
+            for name in constraint {
+                if let index = table.columnIndexByName[name] {
+                    lookup.append(try table.encode(state, table.columns[index]))
+                } else if let index = table.foreignKeys.firstIndex(where: { $0.name == name }) {
+                    guard let key = keys[index] else { continue constraints }
+                    lookup.append(key)
+                } else {
+                    lookup.append(.null)
+                }
             }
             if let existing = try Int64.fetchOne(
                 db.cachedStatement(sql: table.uniqueLookupSQL(constraint: constraint)), arguments: StatementArguments(lookup))

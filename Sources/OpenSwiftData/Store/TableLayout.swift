@@ -168,13 +168,8 @@ struct TableLayout: @unchecked Sendable {
         return columns.first { $0.propertyIndex == index }
     }
 
-    /// The arguments of `insertSQL` for a model's values.
-    func insertArguments(_ state: ModelState) throws -> [DatabaseValue] {
-        try columns.map { column in
-            try encode(state, column)
-        }
-    }
-
+    /// What `column` stores for the model's value, or an error naming the property when it has
+    /// none (non-optional) or cannot be encoded.
     func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
         guard let value = state.storedValue(at: column.propertyIndex) else {
             if column.isOptional { return .null }
