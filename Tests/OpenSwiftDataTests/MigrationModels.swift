@@ -444,3 +444,41 @@ enum PetSchemaV2: VersionedSchema {
         init(name: String) { self.name = name }
     }
 }
+
+/// Two names that swap places, and a third that takes a dropped attribute's name.
+enum SwapSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Entry.self] }
+    @Model final class Entry {
+        var left: String
+        var right: String
+        var old: String
+        var label: String
+        init(left: String, right: String, old: String, label: String) {
+            self.left = left
+            self.right = right
+            self.old = old
+            self.label = label
+        }
+    }
+}
+
+enum SwapSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Entry.self] }
+    @Model final class Entry {
+        @Attribute(originalName: "right") var left: String
+        @Attribute(originalName: "left") var right: String
+        @Attribute(originalName: "label") var old: String
+        init(left: String, right: String, old: String) {
+            self.left = left
+            self.right = right
+            self.old = old
+        }
+    }
+}
+
+enum SwapPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [SwapSchemaV1.self, SwapSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: SwapSchemaV1.self, toVersion: SwapSchemaV2.self)] }
+}

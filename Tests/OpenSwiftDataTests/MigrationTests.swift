@@ -450,4 +450,17 @@ import Testing
         #expect(error?.description.contains("Pet.owner changes destination from PetOwner to Vet") == true)
         #expect(try Data(contentsOf: url) == before)
     }
+
+    @Test func renamesOntoNamesOldColumnsHoldMoveTheValues() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: SwapSchemaV1.Entry.self, configurations: ModelConfiguration(url: url)))
+            context.insert(SwapSchemaV1.Entry(left: "L", right: "R", old: "gone", label: "kept"))
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(
+            for: Schema(versionedSchema: SwapSchemaV2.self), migrationPlan: SwapPlan.self, configurations: ModelConfiguration(url: url)))
+        let entry = try #require(try context.fetch(FetchDescriptor<SwapSchemaV2.Entry>()).first)
+        #expect([entry.left, entry.right, entry.old] == ["R", "L", "kept"])
+    }
 }

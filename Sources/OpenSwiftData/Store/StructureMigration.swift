@@ -258,6 +258,7 @@ struct StructureMigration {
         var statements: [(String, StatementArguments)] = []
         var keptOldColumns: Set<String> = []
         var renamed: [String] = []
+        var renamedTo: [String] = []
         guard previous.attributesInOrder.allSatisfy({ !$0.options.contains(.externalStorage) }),
               table.externalColumns.isEmpty
         else { return false }
@@ -269,6 +270,7 @@ struct StructureMigration {
                 keptOldColumns.insert(oldAttribute.name)
                 if oldAttribute.name != attribute.name {
                     renamed.append(oldAttribute.name)
+                    renamedTo.append(attribute.name)
                     statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldAttribute.name.quotedDatabaseIdentifier) TO \(attribute.name.quotedDatabaseIdentifier)", []))
                 }
                 continue
@@ -290,6 +292,7 @@ struct StructureMigration {
                 keptOldColumns.insert(oldName)
                 if oldName != foreignKey.name {
                     renamed.append(oldName)
+                    renamedTo.append(foreignKey.name)
                     statements.append(("ALTER TABLE \(quotedName) RENAME COLUMN \(oldName.quotedDatabaseIdentifier) TO \(foreignKey.name.quotedDatabaseIdentifier)", []))
                 }
             } else {
@@ -298,6 +301,9 @@ struct StructureMigration {
         }
         let oldColumns = previous.attributesInOrder.map(\.name) + previous.relationshipsInOrder.filter(\.isToOne).map(\.name)
         let dropped = oldColumns.filter { !keptOldColumns.contains($0) }
+        // SQLite renames one column at a time, so a new name an old column still holds (one
+        // that is dropped, or renamed itself, as in a swap) needs the rebuild.
+        guard Set(renamedTo).isDisjoint(with: oldColumns) else { return false }
         // An index stays when the new schema declares it under the same name and none of its
         // columns is renamed or dropped: rebuilding a unique index over a million rows would
         // cost more than the rest of the migration. The others go first, since names follow
