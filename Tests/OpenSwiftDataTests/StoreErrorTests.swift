@@ -35,6 +35,24 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test func aStoreFromANewerFormatIsNeitherOpenedNorMigrated() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+            context.insert(NoteSchemaV1.Memo(text: "a"))
+            try context.save()
+        }
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: "UPDATE _osd_metadata SET value = '99' WHERE key = 'formatVersion'")
+        }
+        let before = try Data(contentsOf: url)
+        // V2 would migrate the store; a newer format must stop that before anything is written.
+        let error = try openError(url, NoteSchemaV2.Memo.self)
+        #expect(error.description.contains("was written by a newer OpenSwiftData (store format 99, this build reads up to 1)"))
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
+    }
+
     @Test func aCorruptStoreIsRefusedAndUntouched() throws {
         let url = temporaryStoreURL()
         do {

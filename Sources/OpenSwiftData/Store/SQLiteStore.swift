@@ -179,6 +179,11 @@ final class SQLiteStore: Sendable {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
             }
+            // Checked here, before anything (a migration included) can rewrite the metadata.
+            if metadata.formatVersion > StoreMetadata.currentFormatVersion {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); it was left untouched. Update the app")
+            }
             return metadata
         }
         let otherTables = try String.fetchAll(
@@ -204,10 +209,6 @@ final class SQLiteStore: Sendable {
     }
 
     private static func check(_ metadata: StoreMetadata, against schema: Schema, location: Location) throws {
-        if metadata.formatVersion > StoreMetadata.currentFormatVersion {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); update the app")
-        }
         guard metadata.fingerprint == schema.fingerprint else {
             let stored = (try? metadata.schema()).map(\.entities) ?? []
             let difference = SchemaDifference(from: stored, to: schema.entities)
