@@ -482,3 +482,57 @@ enum SwapPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [SwapSchemaV1.self, SwapSchemaV2.self] }
     static var stages: [MigrationStage] { [.lightweight(fromVersion: SwapSchemaV1.self, toVersion: SwapSchemaV2.self)] }
 }
+
+/// A picture's bytes kept in the table, then outside it (`.externalStorage`), then renamed.
+enum PictureSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Picture.self] }
+    @Model final class Picture {
+        var name: String
+        var bytes: Data
+        var caption: Data?
+        init(name: String, bytes: Data, caption: Data?) {
+            self.name = name
+            self.bytes = bytes
+            self.caption = caption
+        }
+    }
+}
+
+enum PictureSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Picture.self] }
+    @Model final class Picture {
+        var name: String
+        @Attribute(.externalStorage) var bytes: Data
+        @Attribute(.externalStorage) var caption: Data?
+        init(name: String, bytes: Data) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+}
+
+enum PictureSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [Picture.self] }
+    @Model final class Picture {
+        var name: String
+        @Attribute(.externalStorage, originalName: "bytes") var image: Data
+        var caption: Data?
+        init(name: String, image: Data) {
+            self.name = name
+            self.image = image
+        }
+    }
+}
+
+enum PicturePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PictureSchemaV1.self, PictureSchemaV2.self, PictureSchemaV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .lightweight(fromVersion: PictureSchemaV1.self, toVersion: PictureSchemaV2.self),
+            .lightweight(fromVersion: PictureSchemaV2.self, toVersion: PictureSchemaV3.self),
+        ]
+    }
+}

@@ -463,4 +463,34 @@ import Testing
         let entry = try #require(try context.fetch(FetchDescriptor<SwapSchemaV2.Entry>()).first)
         #expect([entry.left, entry.right, entry.old] == ["R", "L", "kept"])
     }
+
+    @Test func externalStorageTurnedOnRenamedAndTurnedOffKeepsTheBytes() throws {
+        let url = temporaryStoreURL()
+        let bytes = Data((0..<300).map { UInt8($0 % 251) })
+        do {
+            let context = ModelContext(try ModelContainer(for: PictureSchemaV1.Picture.self, configurations: ModelConfiguration(url: url)))
+            context.insert(PictureSchemaV1.Picture(name: "a", bytes: bytes, caption: Data("hi".utf8)))
+            context.insert(PictureSchemaV1.Picture(name: "b", bytes: Data([1]), caption: nil))
+            try context.save()
+        }
+        do {
+            // Only `.externalStorage` changes: a migration all the same, not a crash on first read.
+            let container = try ModelContainer(
+                for: Schema(versionedSchema: PictureSchemaV2.self), migrationPlan: PicturePlan.self, configurations: ModelConfiguration(url: url))
+            let pictures = try ModelContext(container).fetch(FetchDescriptor<PictureSchemaV2.Picture>(sortBy: [SortDescriptor(\.name)]))
+            #expect(pictures.map(\.bytes) == [bytes, Data([1])])
+            #expect(pictures.map(\.caption) == [Data("hi".utf8), nil])
+            #expect(try rawColumns(url, table: "Picture") == ["_pk", "name"])
+        }
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: PictureSchemaV3.self), migrationPlan: PicturePlan.self, configurations: ModelConfiguration(url: url))
+        let pictures = try ModelContext(container).fetch(FetchDescriptor<PictureSchemaV3.Picture>(sortBy: [SortDescriptor(\.name)]))
+        #expect(pictures.map(\.image) == [bytes, Data([1])])
+        #expect(pictures.map(\.caption) == [Data("hi".utf8), nil])
+        #expect(try rawColumns(url, table: "Picture") == ["_pk", "name", "caption"])
+        let sideTables = try DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_osd\\_external%' ESCAPE '\\' ORDER BY name")
+        }
+        #expect(sideTables == ["_osd_external_Picture_image"])
+    }
 }

@@ -4,9 +4,9 @@ extension Schema {
     /// The schema's structure as canonical JSON: what decides whether two schemas store data
     /// the same way.
     ///
-    /// It covers entity names; attribute names, storage types and optionality; relationships'
-    /// destinations, cardinality, optionality, inverses and count bounds; uniqueness constraints,
-    /// indices and every `hashModifier`. It leaves out what does not change the stored
+    /// It covers entity names; attribute names, storage types, optionality and
+    /// `.externalStorage`; relationships' destinations, cardinality, optionality, inverses and
+    /// count bounds; uniqueness constraints, indices and every `hashModifier`. It leaves out what does not change the stored
     /// structure: default values, delete rules, `originalName`s, the declared version number and
     /// the order of declarations. Two versions of a migration plan with equal fingerprints are
     /// the same version as far as a store can tell.
@@ -25,6 +25,9 @@ private struct EntityStructure: Encodable {
         let name: String
         let storage: String
         let isOptional: Bool
+        /// `true` for `.externalStorage`, else left out, so fingerprints of schemas without it
+        /// read as they always have.
+        let isExternal: Bool?
         let hashModifier: String?
     }
 
@@ -53,6 +56,7 @@ private struct EntityStructure: Encodable {
             } ?? "unsupported(\(attribute.valueTypeName))"
             return Attribute(
                 name: attribute.name, storage: storage, isOptional: attribute.isOptional,
+                isExternal: attribute.options.contains(.externalStorage) ? true : nil,
                 hashModifier: attribute.hashModifier)
         }.sorted { $0.name < $1.name }
         relationships = entity.relationshipsInOrder.map { relationship in

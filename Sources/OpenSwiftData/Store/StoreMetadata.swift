@@ -54,9 +54,13 @@ struct StoreMetadata {
               let schemaJSON = values["schema"],
               let fingerprint = values["fingerprint"]
         else { return nil }
-        return StoreMetadata(
+        var metadata = StoreMetadata(
             storeIdentifier: storeIdentifier, formatVersion: formatVersion, schemaJSON: schemaJSON,
             fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "")
+        // Recomputed from the snapshot, so a fingerprint that learns to tell more structures
+        // apart still recognises stores written before.
+        if let schema = try? metadata.schema() { metadata.fingerprint = schema.fingerprint }
+        return metadata
     }
 
     func write(to db: Database) throws {

@@ -356,12 +356,12 @@ struct StructureMigration {
             targets.append(column.name.quotedDatabaseIdentifier)
             switch source {
             case .column(let name):
-                expressions.append(name.quotedDatabaseIdentifier)
+                expressions.append(oldValue(name, of: previous))
             case .value(let value):
                 expressions.append("?")
                 arguments += [value]
             case .columnOr(let name, let value):
-                expressions.append("COALESCE(\(name.quotedDatabaseIdentifier), ?)")
+                expressions.append("COALESCE(\(oldValue(name, of: previous)), ?)")
                 arguments += [value]
             case .null:
                 expressions.append("NULL")
@@ -379,6 +379,23 @@ struct StructureMigration {
         try execute(
             "INSERT INTO \(temporary) (\(targets.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(quotedName)",
             db, arguments: arguments)
+        // Attributes kept outside the table: filled from the old column or the old side table
+        // while the old table is still there.
+        var keptSideTables: Set<String> = []
+        for column in table.externalColumns {
+            guard let attribute = entity.attributesByName[column.name],
+                  let old = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+            else { continue }
+            let side = table.externalTableName(column)
+            let oldSide = TableLayout.externalTableName(entity: entity.name, attribute: old.name)
+            keptSideTables.insert(side)
+            if old.options.contains(.externalStorage), oldSide == side { continue }
+            try execute(table.externalTableSQL(column), db)
+            let source = old.options.contains(.externalStorage)
+                ? "SELECT \(key), \"value\" FROM \(oldSide)"
+                : "SELECT \(key), \(old.name.quotedDatabaseIdentifier) FROM \(quotedName) WHERE \(old.name.quotedDatabaseIdentifier) IS NOT NULL"
+            try execute("INSERT INTO \(side) (\(key), \"value\") \(source)", db)
+        }
         // Keep the highest key ever used, so a deleted row's key is not given out again.
         try execute("DELETE FROM sqlite_sequence WHERE name = ?", db, arguments: ["_osd_new_\(entity.name)"])
         try execute(
@@ -399,10 +416,21 @@ struct StructureMigration {
             try execute(sql, db)
         }
         for attribute in previous.attributesInOrder where attribute.options.contains(.externalStorage) {
-            let stillExternal = entity.attributesByName[attribute.name]?.options.contains(.externalStorage) == true
-            if !stillExternal {
-                try execute("DROP TABLE IF EXISTS \("_osd_external_\(entity.name)_\(attribute.name)".quotedDatabaseIdentifier)", db)
+            let oldSide = TableLayout.externalTableName(entity: entity.name, attribute: attribute.name)
+            if !keptSideTables.contains(oldSide) {
+                try execute("DROP TABLE IF EXISTS \(oldSide)", db)
             }
         }
+    }
+
+    /// How the rebuild reads an old attribute: its column, or its side table when it was kept
+    /// outside the table.
+    private func oldValue(_ name: String, of previous: Schema.Entity) -> String {
+        guard previous.attributesByName[name]?.options.contains(.externalStorage) == true else {
+            return name.quotedDatabaseIdentifier
+        }
+        let side = TableLayout.externalTableName(entity: previous.name, attribute: name)
+        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
+        return "(SELECT \"value\" FROM \(side) WHERE \(side).\(key) = \(previous.name.quotedDatabaseIdentifier).\(key))"
     }
 }

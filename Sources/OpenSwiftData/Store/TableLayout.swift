@@ -109,11 +109,7 @@ struct TableLayout: @unchecked Sendable {
             statements.append(
                 "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
         }
-        let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
-        for column in externalColumns {
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))")
-        }
+        statements += externalColumns.map(externalTableSQL)
         return statements
     }
 
@@ -131,7 +127,17 @@ struct TableLayout: @unchecked Sendable {
 
     /// The quoted name of the side table of an attribute with `.externalStorage`.
     func externalTableName(_ column: Column) -> String {
-        "_osd_external_\(entity.name)_\(column.name)".quotedDatabaseIdentifier
+        Self.externalTableName(entity: entity.name, attribute: column.name)
+    }
+
+    static func externalTableName(entity: String, attribute: String) -> String {
+        "_osd_external_\(entity)_\(attribute)".quotedDatabaseIdentifier
+    }
+
+    /// `CREATE TABLE` of an external attribute's side table, one row per model that has a value.
+    func externalTableSQL(_ column: Column) -> String {
+        let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
+        return "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))"
     }
 
     /// Stores an external attribute's value for a row, or removes it when the value is `nil`.
