@@ -181,9 +181,8 @@ private func splitBindingsFixIt(_ decl: VariableDeclSyntax) -> FixIt? {
         var text = binding.pattern.trimmedDescription
         if let annotation = binding.typeAnnotation {
             text += ": \(annotation.type.trimmedDescription)"
-        } else if binding.initializer == nil,
-                  let shared = bindings[(index + 1)...].first(where: { $0.typeAnnotation != nil })?.typeAnnotation {
-            text += ": \(shared.type.trimmedDescription)"
+        } else if binding.initializer == nil, let shared = decl.declaredType(ofBindingAt: index) {
+            text += ": \(shared.trimmedDescription)"
         }
         if let initializer = binding.initializer {
             text += " = \(initializer.value.trimmedDescription)"

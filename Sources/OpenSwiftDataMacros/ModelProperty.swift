@@ -44,11 +44,20 @@ enum MarkerName {
 }
 
 extension VariableDeclSyntax {
+    /// Whether the declaration is `static` or `class`.
+    var isStatic: Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+    }
+
+    /// The type written for the binding at `index` when it has no initial value: its own
+    /// annotation or, in `var a, b: Int?`, the next one, which Swift applies to the names before it.
+    func declaredType(ofBindingAt index: Int) -> TypeSyntax? {
+        bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation).first?.type
+    }
+
     /// Classifies this member for `@Model`.
     var modelMemberKind: MemberKind {
-        if modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
-            return .ignored
-        }
+        if isStatic { return .ignored }
         // Already expanded by us (or written by hand): leave it.
         if attributes.first(named: MarkerName.persistedProperty) != nil { return .ignored }
 
@@ -69,8 +78,8 @@ extension VariableDeclSyntax {
                     marker, name: displayName, first: "@Transient", second: "@\(marker.simpleName)"))
             }
             // Plain storage; it only has to be initialisable by `init(backingData:)`.
-            for binding in bindings where binding.initializer == nil && !binding.isComputed {
-                let implicitlyNil = !isLet && (binding.typeAnnotation?.type.isOptional ?? false)
+            for (index, binding) in bindings.enumerated() where binding.initializer == nil && !binding.isComputed {
+                let implicitlyNil = !isLet && (declaredType(ofBindingAt: index)?.isOptional ?? false)
                 if !implicitlyNil {
                     problems.append(.transientWithoutInitialValue(
                         self, binding: binding, name: binding.pattern.trimmedDescription.withoutBackticks))

@@ -137,14 +137,10 @@ private extension InitializerDeclSyntax {
 }
 
 private extension VariableDeclSyntax {
-    var isStatic: Bool {
-        modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
-    }
-
     /// The names of the stored instance properties the declaration declares.
     var storedNames: [String] {
         guard !isStatic else { return [] }
-        return bindings.filter(\.isStored).compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+        return bindings.filter { !$0.isComputed }.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
     }
 
     /// Stored instance properties that an initializer must set: no initial value, not an
@@ -154,25 +150,13 @@ private extension VariableDeclSyntax {
         guard !isStatic, attributes.isEmpty else { return [] }
         let isVar = bindingSpecifier.tokenKind == .keyword(.var)
         var result: [(name: String, node: Syntax)] = []
-        for (index, binding) in bindings.enumerated() where binding.isStored && binding.initializer == nil {
+        for (index, binding) in bindings.enumerated() where !binding.isComputed && binding.initializer == nil {
             guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
-            // In `var a, b: Int?` the type written last applies to the names before it. Only `T?`
-            // and `T!` start as nil, as Swift does it (not `Optional<T>` spelled out).
-            let type = bindings.dropFirst(index).lazy.compactMap(\.typeAnnotation).first?.type
+            // Only `T?` and `T!` start as nil, as Swift does it (not `Optional<T>` spelled out).
+            let type = declaredType(ofBindingAt: index)
             if isVar, let type, type.isOptional { continue }
             result.append((identifier.identifier.text, Syntax(binding.pattern)))
         }
         return result
-    }
-}
-
-private extension PatternBindingSyntax {
-    /// No accessors, or only observers.
-    var isStored: Bool {
-        guard let accessorBlock else { return true }
-        guard case .accessors(let accessors) = accessorBlock.accessors else { return false }
-        return accessors.allSatisfy {
-            $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
-        }
     }
 }

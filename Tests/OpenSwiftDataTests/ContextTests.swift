@@ -100,6 +100,19 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 0)
     }
 
+    @Test func transientPropertiesDeclaredTogetherStartEmptyAndAreNotStored() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try ModelContainer(for: Sketch.self, configurations: ModelConfiguration(url: url)))
+        let sketch = Sketch(title: "Boat")
+        sketch.draft = "hull"
+        context.insert(sketch)
+        try context.save()
+        #expect(try rawColumns(url, table: "Sketch") == ["_pk", "title"])
+        let fetched = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Sketch>()).first)
+        #expect(fetched.title == "Boat")
+        #expect(fetched.draft == nil && fetched.note == nil)
+    }
+
     @Test func aDeletedModelInsertedAgainIsSaved() throws {
         let context = try inMemory()
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)

@@ -157,3 +157,12 @@ final class Recorder<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// Transient properties declared together, the type written once for both.
+@Model
+final class Sketch {
+    var title: String
+    @Transient var draft, note: String?
+
+    init(title: String) { self.title = title }
+}

@@ -1,5 +1,3 @@
-import GRDB
-
 extension ModelContext {
     /// Loads the models that the given relationships of `models` hold, with one query per
     /// relationship instead of one per model, so reading those relationships afterwards runs
@@ -47,7 +45,7 @@ extension ModelContext {
         var members: [Int64: [any PersistentModel]] = [:]
         for batch in owners.compactMap(\.rowID).chunked(by: 500) {
             for (owner, model) in try query.store.fetchRelatedRows(relationship, ofRows: batch, in: query.table) {
-                let related = materializeRow(destinationType, model.rowID, model.values, query)
+                let related: any PersistentModel = materialize(model.rowID, model.values, query, as: destinationType)
                 if related.modelState?.isDeleted != true {
                     members[owner, default: []].append(related)
                 }
@@ -56,12 +54,6 @@ extension ModelContext {
         for owner in owners {
             owner.values[relationship.propertyIndex] = RelatedModels.toManyValue(members[owner.rowID!] ?? [], of: destinationType)
         }
-    }
-
-    private func materializeRow(
-        _ type: any PersistentModel.Type, _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query
-    ) -> any PersistentModel {
-        materialize(rowID, values, query, as: type)
     }
 }
 

@@ -15,7 +15,8 @@ extension ModelContext {
             switch fault {
             case .toOne(let rowID):
                 if let model = registered[destinationTable.entity.name]?[rowID]?.model { return model }
-                return try loadModels(destination, rowIDs: [rowID], query).first ?? property.emptyValue
+                let loaded: [any PersistentModel] = try models(destination, rowIDs: [rowID], query)
+                return loaded.first ?? property.emptyValue
             case .toMany:
                 guard let rowID = state.rowID,
                       let ownStore = container.store(forEntity: state.layout.entityName),
@@ -23,23 +24,13 @@ extension ModelContext {
                           .first(where: { $0.propertyIndex == index })
                 else { return property.emptyValue }
                 let rows = try store.fetchRelatedRows(relationship, ofRows: [rowID], in: destinationTable)
-                let models = rows.map { materializeModel(destination, $0.row.rowID, $0.row.values, query) }
+                let models = rows.map { row -> any PersistentModel in materialize(row.row.rowID, row.row.values, query, as: destination) }
                     .filter { $0.modelState?.isDeleted != true }
                 return RelatedModels.toManyValue(models, of: destination)
             }
         } catch {
             fatalError("\(state.layout.entityName).\(property.name) could not be loaded from its store: \(error)")
         }
-    }
-
-    private func loadModels(_ type: any PersistentModel.Type, rowIDs: [Int64], _ query: Query) throws -> [any PersistentModel] {
-        try models(type, rowIDs: rowIDs, query)
-    }
-
-    private func materializeModel(
-        _ type: any PersistentModel.Type, _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query
-    ) -> any PersistentModel {
-        materialize(rowID, values, query, as: type)
     }
 
     /// Inserts the unsaved models that inserted and changed models refer to, makes inverse

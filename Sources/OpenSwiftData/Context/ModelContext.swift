@@ -468,10 +468,7 @@ public class ModelContext: Equatable {
             let predicate = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns) }
             let sort = try SortTranslator.translation(of: descriptor.sortBy, columns: columns)
             condition = predicate?.condition
-            // Ties keep the order rows were stored in, as a stable sort in memory would.
-            orderBy = descriptor.sortBy.isEmpty
-                ? nil
-                : sort.orderBy + ", \(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+            orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
             relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         }
     }
@@ -524,8 +521,7 @@ public class ModelContext: Equatable {
     /// filtered with `predicate.evaluate` and sorted with `sorted(using:)` over the objects as
     /// the context holds them, unsaved changes included.
     private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: Query) throws -> [T] {
-        let key = "\(query.table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
-        let stored: [T] = materialize(try query.store.fetchRows(query.table, where: nil, orderBy: key, limit: nil, offset: nil), query)
+        let stored: [T] = materialize(try query.store.fetchRows(query.table, where: nil, orderBy: nil, limit: nil, offset: nil), query)
             .filter { !Self.state(of: $0).isDeleted }
         let unsaved = inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
         var results = stored + unsaved

@@ -334,14 +334,15 @@ final class SQLiteStore: Sendable {
 
     /// The number of an entity's matching rows.
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
-        let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil)
+        let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil, ordered: false)
         return try read { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
         }
     }
 
     private func selectSQL(
-        _ table: TableLayout, columns: String, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
+        _ table: TableLayout, columns: String, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
+        ordered: Bool = true
     ) -> (String, [DatabaseValue]) {
         var sql = "SELECT \(columns) FROM \(table.tableName)"
         var arguments: [DatabaseValue] = []
@@ -349,7 +350,11 @@ final class SQLiteStore: Sendable {
             sql += " WHERE \(condition.sql)"
             arguments += condition.arguments
         }
-        if let orderBy, !orderBy.isEmpty { sql += " ORDER BY \(orderBy)" }
+        if ordered {
+            // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
+            let key = "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+            sql += " ORDER BY " + (orderBy.map { "\($0), \(key)" } ?? key)
+        }
         if limit != nil || offset != nil {
             sql += " LIMIT ? OFFSET ?"
             arguments += [(limit ?? -1).databaseValue, (offset ?? 0).databaseValue]
