@@ -58,8 +58,8 @@ enum StoreMigration {
             try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
         }
         var structure = StructureMigration(
-            from: current, to: step.to, fillsEmptyValues: step.didMigrate != nil,
-            dropsRemovedEntities: plan != nil, retainsOldTables: step.didMigrate != nil, fromName: step.fromName, toName: step.toName)
+            from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
+            dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
         try structure.run(in: db)
         try StoreMetadata(storeIdentifier: identifier, schema: step.to).write(to: db)
         if let didMigrate = step.didMigrate {

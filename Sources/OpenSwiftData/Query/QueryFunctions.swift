@@ -23,8 +23,9 @@ import GRDB
 /// | `osd_localized_standard` | collation | `localizedStandardCompare`, the `.localizedStandard` comparator |
 /// | `osd_localized` | collation | `localizedCompare`, the `.localized` comparator |
 ///
-/// The localized ones use `Locale.current`, as Foundation does, so they are registered as
-/// non-deterministic: SQLite will not use them in indexes, whose order must never change.
+/// The localized ones use `Locale.current`, as Foundation does. The functions are registered as
+/// non-deterministic, so SQLite will not use them in indexes; collations have no such flag, and
+/// the store never creates an index with one, since an index's order must never change.
 enum QueryFunctions {
     static let localizedStandardContainsFunction = "osd_localized_standard_contains"
     static let localizedCompareFunction = "osd_localized_compare"

@@ -6,27 +6,28 @@ import GRDB
 ///
 /// Entities are matched by name, attributes and relationships by name or by the new property's
 /// `originalName`. A new entity gets its table; a removed one loses it. A changed entity's table
-/// is rebuilt: a new table is created, every row copied into it (renamed columns from their old
-/// names, added columns from their declared default or `NULL`), the old table dropped and the
-/// new one renamed, and its indices created again. Before anything is written, every change that
+/// is altered in place when SQLite can (columns added, renamed or dropped; indices of untouched
+/// columns kept), and rebuilt otherwise: a new table is created, every row copied into it
+/// (renamed columns from their old names, added columns from their declared default or `NULL`,
+/// `.externalStorage` values to or from their side tables), the old table dropped and the new one
+/// renamed, and its indices created again. Before anything is written, every change that
 /// would lose or invent data is collected and refused together, each named with its entity and
 /// property and the way to make it work.
 struct StructureMigration {
     let old: [Schema.Entity]
     let new: Schema
-    /// Whether a custom stage will fill new non-optional attributes that have no default: they
-    /// then start with their type's empty value (0, "", false, empty data, the reference date).
-    let fillsEmptyValues: Bool
+    /// Whether a custom stage's `didMigrate` runs after: new non-optional attributes that have no
+    /// default then start with their type's empty value (0, "", false, empty data, the reference
+    /// date) for the stage to fill, and changed tables are rebuilt keeping their old rows, renamed
+    /// `_osd_old_<Entity>`, until ``dropRetainedTables(in:)``: how a typed transform reads each
+    /// model as it was.
+    let preparesForCustomStage: Bool
     let fromName: String
     let toName: String
     /// Whether entities the new schema lacks may be dropped with their rows: only when a
     /// migration plan declares the versions. Without one, a store whose stored entities are
     /// missing from the models is more likely the wrong store than a wish to delete data.
     let dropsRemovedEntities: Bool
-    /// Whether rebuilt tables keep their old rows, renamed `_osd_old_<Entity>`, until
-    /// ``dropRetainedTables(in:)``: how a typed transform reads each model as it was.
-    let retainsOldTables: Bool
-
     /// The old tables kept, by entity name.
     private(set) var retainedTables: [String: String] = [:]
 
@@ -34,14 +35,13 @@ struct StructureMigration {
     private(set) var executedSQL: [String] = []
 
     init(
-        from old: [Schema.Entity], to new: Schema, fillsEmptyValues: Bool, dropsRemovedEntities: Bool,
-        retainsOldTables: Bool = false, fromName: String, toName: String
+        from old: [Schema.Entity], to new: Schema, preparesForCustomStage: Bool, dropsRemovedEntities: Bool,
+        fromName: String, toName: String
     ) {
         self.old = old
-        self.retainsOldTables = retainsOldTables
         self.dropsRemovedEntities = dropsRemovedEntities
         self.new = new
-        self.fillsEmptyValues = fillsEmptyValues
+        self.preparesForCustomStage = preparesForCustomStage
         self.fromName = fromName
         self.toName = toName
     }
@@ -81,7 +81,7 @@ struct StructureMigration {
             if let previous {
                 // The same structure under the same name needs no work.
                 if Schema(previous).fingerprint != Schema(table.entity).fingerprint {
-                    if try retainsOldTables || !alterInPlace(table, from: previous, db) {
+                    if try preparesForCustomStage || !alterInPlace(table, from: previous, db) {
                         try rebuild(table, from: previous, db)
                     }
                 }
@@ -144,7 +144,7 @@ struct StructureMigration {
 
     private func source(of attribute: Schema.Attribute, codec: ValueCodec, in previous: Schema.Entity) -> Source? {
         let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
-        let fill: DatabaseValue? = defaultValue(of: attribute, codec: codec) ?? (fillsEmptyValues ? Self.emptyValue(codec.storage) : nil)
+        let fill: DatabaseValue? = defaultValue(of: attribute, codec: codec) ?? (preparesForCustomStage ? Self.emptyValue(codec.storage) : nil)
         guard let oldAttribute else {
             if attribute.isOptional { return fill.map(Source.value) ?? .null }
             return fill.map(Source.value)
@@ -401,7 +401,7 @@ struct StructureMigration {
         try execute(
             "INSERT INTO sqlite_sequence (name, seq) SELECT ?, seq FROM sqlite_sequence WHERE name = ?", db,
             arguments: ["_osd_new_\(entity.name)", entity.name])
-        if retainsOldTables {
+        if preparesForCustomStage {
             let retained = "_osd_old_\(entity.name)"
             let indices = try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [entity.name])

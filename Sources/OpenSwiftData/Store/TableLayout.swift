@@ -87,7 +87,8 @@ struct TableLayout: @unchecked Sendable {
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     let rowDecoder: RowDecoder
 
-    /// `CREATE TABLE` and `CREATE INDEX` statements for a new store.
+    /// `CREATE TABLE` and `CREATE INDEX` statements of the table, its join and side tables, for a
+    /// new store and for a migration (everything but the table itself is `IF NOT EXISTS`).
     var creationSQL: [String] {
         // AUTOINCREMENT: a deleted row's key is never given to a later row, so an identifier
         // held elsewhere (another actor, another process, UserDefaults) can never name a
