@@ -10,9 +10,8 @@ extension ModelContext {
         // Check the store before the registered objects: a row of another container's store
         // can have the same entity and key as one this context holds.
         guard let rowID = id.rowID,
-              let store = container.store(forEntity: id.entityName),
+              case let (store, table)? = container.table(forEntity: id.entityName),
               storeIdentifier == store.identifier,
-              let table = store.tables[id.entityName],
               table.layout.modelType == T.self
         else { return nil }
         if let model: T = registeredModel(for: id) { return model }

@@ -126,9 +126,10 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         }
     }
 
-    /// The store holding an entity's rows.
-    func store(forEntity name: String) -> SQLiteStore? {
-        storeByEntity[name]
+    /// The store holding an entity's rows, and the entity's table there.
+    func table(forEntity name: String) -> (store: SQLiteStore, table: TableLayout)? {
+        guard let store = storeByEntity[name], let table = store.tables[name] else { return nil }
+        return (store, table)
     }
 
     /// Deletes every model from every store.

@@ -11,8 +11,7 @@ extension ModelContext {
         for keyPath in keyPaths {
             guard let index = layout.index(of: keyPath),
                   let relationship = table.relationships.first(where: { $0.propertyIndex == index }),
-                  let destinationStore = container.store(forEntity: relationship.destination),
-                  let destination = destinationStore.tables[relationship.destination]
+                  case let (destinationStore, destination)? = container.table(forEntity: relationship.destination)
             else {
                 throw SwiftDataError.unsupportedKeyPath.explaining(
                     "\(keyPath) in relationshipKeyPathsForPrefetching is not a relationship of \(layout.entityName)")

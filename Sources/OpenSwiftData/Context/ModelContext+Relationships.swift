@@ -7,8 +7,7 @@ extension ModelContext {
     func resolve(_ fault: RelationshipFault, of state: ModelState, at index: Int) -> Any? {
         let property = state.layout.properties[index]
         guard let destination = property.destination,
-              let store = container.store(forEntity: Schema.entityName(for: destination)),
-              let destinationTable = store.tables[Schema.entityName(for: destination)]
+              case let (store, destinationTable)? = container.table(forEntity: Schema.entityName(for: destination))
         else { return property.emptyValue }
         let query = Query(store: store, table: destinationTable, condition: nil, orderBy: nil)
         do {
@@ -19,8 +18,7 @@ extension ModelContext {
                 return loaded.first ?? property.emptyValue
             case .toMany:
                 guard let rowID = state.rowID,
-                      let ownStore = container.store(forEntity: state.layout.entityName),
-                      let relationship = ownStore.tables[state.layout.entityName]?.relationships
+                      let relationship = container.table(forEntity: state.layout.entityName)?.table.relationships
                           .first(where: { $0.propertyIndex == index })
                 else { return property.emptyValue }
                 let rows = try store.fetchRelatedRows(relationship, ofRows: [rowID], in: destinationTable)
@@ -110,7 +108,7 @@ extension ModelContext {
     }
 
     private func deleteRule(of layout: ModelLayout, _ property: ModelLayout.Property) -> Schema.Relationship.DeleteRule? {
-        guard let table = container.store(forEntity: layout.entityName)?.tables[layout.entityName] else { return nil }
+        guard let table = container.table(forEntity: layout.entityName)?.table else { return nil }
         return table.entity.relationshipsByName[property.name]?.deleteRule
     }
 
@@ -119,7 +117,7 @@ extension ModelContext {
     /// minimum and maximum number of models.
     func validatePendingChanges() throws {
         for state in inserted + changed.values where !state.layout.relationshipIndices.isEmpty {
-            guard let table = container.store(forEntity: state.layout.entityName)?.tables[state.layout.entityName] else { continue }
+            guard let table = container.table(forEntity: state.layout.entityName)?.table else { continue }
             for stored in table.relationships {
                 let property = state.layout.properties[stored.propertyIndex]
                 let relationship = stored.relationship

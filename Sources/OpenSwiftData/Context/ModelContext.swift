@@ -407,8 +407,7 @@ public class ModelContext: Equatable {
     /// A model whose row does not exist traps when its properties are read, as in SwiftData.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         if let model = registeredState(for: persistentModelID)?.model { return model }
-        guard let store = container.store(forEntity: persistentModelID.entityName),
-              let table = store.tables[persistentModelID.entityName],
+        guard case let (store, table)? = container.table(forEntity: persistentModelID.entityName),
               let rowID = persistentModelID.rowID
         else {
             fatalError("\(persistentModelID) is not a model of this container's stores")
@@ -474,8 +473,7 @@ public class ModelContext: Equatable {
     }
 
     func store(for layout: ModelLayout) throws -> SQLiteStore {
-        guard let store = container.store(forEntity: layout.entityName),
-              let table = store.tables[layout.entityName],
+        guard case let (store, table)? = container.table(forEntity: layout.entityName),
               table.layout.modelType == layout.modelType
         else {
             throw SwiftDataError.unknownSchema.explaining(

@@ -149,7 +149,7 @@ enum MigrationPlanner {
         for entity in version.entities {
             guard let old = storedByName[entity.name] else { return false }
             for attribute in entity.attributesInOrder {
-                if let previous = old.attributesByName[attribute.originalName] ?? old.attributesByName[attribute.name] {
+                if let previous = old.attribute(continuedBy: attribute) {
                     if previous.storageType != attribute.storageType { return false }
                 } else if !attribute.isOptional, attribute.defaultValue == nil {
                     return false

@@ -72,9 +72,12 @@ enum StoreMigration {
         }
         let rows = db.totalChangesCount - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        try MigrationHistory.record(step, sql: structure.executedSQL, rowsChanged: rows, milliseconds: milliseconds, in: db)
+        let kind = step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"
+        try MigrationHistory.record(
+            from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
+            milliseconds: milliseconds, in: db)
         migrationLog.info(
-            "\(step.fromName) → \(step.toName): \(step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
+            "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
         for sql in structure.executedSQL {
             migrationLog.debug("\(sql)")
         }

@@ -109,8 +109,8 @@ class ModelState {
         return value(at: index)
     }
 
-    /// Sets the property at `index` and records the change with the model's context.
-    func setValue(_ newValue: Any, at index: Int) {
+    /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
+    func setValue(_ newValue: Any?, at index: Int) {
         if rowID != nil, !isInserted {
             if committedValues == nil { committedValues = values.isEmpty ? Self.emptyValues(count: layout.properties.count) : values }
             changedProperties.insert(index)
@@ -187,23 +187,10 @@ class ModelState {
         guard current.contains(where: { $0 === other }) else { return }
         if property.isToMany {
             setValue(RelatedModels.toManyValue(current.filter { $0 !== other }, of: property.destination!), at: index)
-        } else if let empty = property.emptyValue {
-            setValue(empty, at: index)
         } else {
-            clearValue(at: index)
+            // No value at all for a non-optional to-one: saving then fails unless it gets a new one.
+            setValue(property.emptyValue, at: index)
         }
-    }
-
-    /// Leaves the property at `index` with no value, as a non-optional to-one relationship is
-    /// when its model was taken away; saving then fails unless it gets a new one.
-    private func clearValue(at index: Int) {
-        if values.isEmpty { allocateValues() }
-        if rowID != nil, !isInserted {
-            if committedValues == nil { committedValues = values }
-            changedProperties.insert(index)
-        }
-        values[index] = nil
-        context?.modelDidChange(self)
     }
 
     /// Replaces the values with a freshly read row's, unless the model has unsaved changes.

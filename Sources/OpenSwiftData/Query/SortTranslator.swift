@@ -147,7 +147,7 @@ enum SortTranslator {
             guard let comparable = kind.wrappedType as? any Comparable.Type else {
                 throw unsupported("the type is not Comparable")
             }
-            if rawValueOrderAgrees(comparable) == false {
+            if RawValueOrdering.agrees(comparable) == false {
                 throw unsupported(
                     "its < does not follow its raw values, which is how the store orders it")
             }
@@ -175,10 +175,6 @@ enum SortTranslator {
         case .unsupported:
             throw unsupported("the value cannot be stored in a column")
         }
-    }
-
-    private static func rawValueOrderAgrees<V: Comparable>(_ type: V.Type) -> Bool? {
-        RawValueOrdering.agrees(V.self)
     }
 
     /// The ordering a string comparator stands for, or nil when no collation implements it.

@@ -20,10 +20,12 @@ enum MigrationHistory {
             """)
     }
 
-    static func record(_ step: MigrationStep, sql: [String], rowsChanged: Int, milliseconds: Int, in db: Database) throws {
-        let kind = step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"
+    /// Records one step: the versions it went between, `custom` or `lightweight`, the SQL it ran.
+    static func record(
+        from: String, to: String, kind: String, sql: [String], rowsChanged: Int, milliseconds: Int, in db: Database
+    ) throws {
         try db.execute(
             sql: "INSERT INTO \(tableName.quotedDatabaseIdentifier) (fromVersion, toVersion, kind, sql, rowsChanged, milliseconds, appliedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            arguments: [step.fromName, step.toName, kind, sql.joined(separator: ";\n"), rowsChanged, milliseconds, Date().timeIntervalSinceReferenceDate])
+            arguments: [from, to, kind, sql.joined(separator: ";\n"), rowsChanged, milliseconds, Date().timeIntervalSinceReferenceDate])
     }
 }

@@ -103,8 +103,7 @@ struct StructureMigration {
                 guard case .joinTable(let newTable, let newOwn, let newOther) = relationship.storage else { continue }
                 kept.insert(newTable)
                 guard let previous = oldByName[table.entity.name],
-                      let oldRelationship = previous.relationshipsByName[relationship.relationship.originalName]
-                          ?? previous.relationshipsByName[relationship.name],
+                      let oldRelationship = previous.relationship(continuedBy: relationship.relationship),
                       case .joinTable(let oldTable, let oldOwn, let oldOther) = StoredRelationship(
                           oldRelationship, of: previous, propertyIndex: 0, destination: oldByName[oldRelationship.destination]).storage,
                       oldTable != newTable
@@ -143,7 +142,7 @@ struct StructureMigration {
     }
 
     private func source(of attribute: Schema.Attribute, codec: ValueCodec, in previous: Schema.Entity) -> Source? {
-        let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+        let oldAttribute = previous.attribute(continuedBy: attribute)
         let fill: DatabaseValue? = defaultValue(of: attribute, codec: codec) ?? (preparesForCustomStage ? Self.emptyValue(codec.storage) : nil)
         guard let oldAttribute else {
             if attribute.isOptional { return fill.map(Source.value) ?? .null }
@@ -182,7 +181,7 @@ struct StructureMigration {
         for column in table.columns + table.externalColumns {
             guard let attribute = entity.attributesByName[column.name] else { continue }
             let place = "\(entity.name).\(attribute.name)"
-            let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+            let oldAttribute = previous.attribute(continuedBy: attribute)
             if let oldAttribute, oldAttribute.storageType != attribute.storageType
                 || (attribute.storageType == .codable && oldAttribute.valueTypeName != attribute.valueTypeName)
             {
@@ -209,7 +208,7 @@ struct StructureMigration {
                 guard let attribute = entity.attributesByName[name] else {
                     return entity.relationshipsByName[name] != nil && previous.relationshipsByName[name] != nil ? name : nil
                 }
-                let old = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+                let old = previous.attribute(continuedBy: attribute)
                 return old?.name
             }
             guard columns.count == constraint.count else { continue }
@@ -236,7 +235,7 @@ struct StructureMigration {
     ) -> [String] {
         table.relationships.compactMap { stored in
             let relationship = stored.relationship
-            guard let old = previous.relationshipsByName[relationship.originalName] ?? previous.relationshipsByName[relationship.name]
+            guard let old = previous.relationship(continuedBy: relationship)
             else { return nil }
             let place = "\(table.entity.name).\(relationship.name)"
             let advice = "add the new relationship under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version"
@@ -264,7 +263,7 @@ struct StructureMigration {
         else { return false }
         for column in table.columns {
             guard let attribute = entity.attributesByName[column.name] else { return false }
-            let oldAttribute = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+            let oldAttribute = previous.attribute(continuedBy: attribute)
             if let oldAttribute {
                 guard oldAttribute.isOptional == attribute.isOptional else { return false }
                 keptOldColumns.insert(oldAttribute.name)
@@ -286,8 +285,7 @@ struct StructureMigration {
             }
         }
         for foreignKey in table.foreignKeys {
-            let oldName = [foreignKey.relationship.originalName, foreignKey.name]
-                .first { previous.relationshipsByName[$0]?.isToOne == true }
+            let oldName = previous.relationship(continuedBy: foreignKey.relationship).flatMap { $0.isToOne ? $0.name : nil }
             if let oldName {
                 keptOldColumns.insert(oldName)
                 if oldName != foreignKey.name {
@@ -368,8 +366,7 @@ struct StructureMigration {
             }
         }
         for foreignKey in table.foreignKeys {
-            let oldName = [foreignKey.relationship.originalName, foreignKey.name]
-                .first { previous.relationshipsByName[$0]?.isToOne == true }
+            let oldName = previous.relationship(continuedBy: foreignKey.relationship).flatMap { $0.isToOne ? $0.name : nil }
             targets.append(foreignKey.name.quotedDatabaseIdentifier)
             expressions.append(oldName?.quotedDatabaseIdentifier ?? "NULL")
         }
@@ -384,7 +381,7 @@ struct StructureMigration {
         var keptSideTables: Set<String> = []
         for column in table.externalColumns {
             guard let attribute = entity.attributesByName[column.name],
-                  let old = previous.attributesByName[attribute.originalName] ?? previous.attributesByName[attribute.name]
+                  let old = previous.attribute(continuedBy: attribute)
             else { continue }
             let side = table.externalTableName(column)
             let oldSide = TableLayout.externalTableName(entity: entity.name, attribute: old.name)
