@@ -96,17 +96,10 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<Movie>())[0].rating == 1)
     }
 
-    @Test func anotherProcessSeesWhatThisOneSaved() throws {
+    @Test func thisProcessReadsWhatAnotherOneSaved() throws {
         let url = temporaryStoreURL()
-        let osd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
-        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
-        let process = Process()
-        process.executableURL = osd
-        process.arguments = ["demo", "--store", url.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try #require(OSDProcess.isBuilt, "osd is built beside the tests")
+        #expect(try OSDProcess.run(["demo", "--store", url.path]).status == 0)
         let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, configurations: ModelConfiguration(url: url))
         let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
         #expect(films.first?.title == "Toy Story")
@@ -116,10 +109,8 @@ import Testing
 
     @Test func readOnlyStoresRefuseToSaveAndStayUnchanged() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Movie.self) { context in
             context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
-            try context.save()
         }
         let before = try Data(contentsOf: url)
         let container = try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url, allowsSave: false))
@@ -184,7 +175,12 @@ import Testing
     @Test func theDefaultLocationIsNamedAfterTheConfiguration() {
         let unnamed = ModelConfiguration()
         #expect(unnamed.url.lastPathComponent == "default.store")
-        #expect(unnamed.url.deletingLastPathComponent() == ModelConfiguration.defaultDirectory)
+        // On Linux: `$XDG_DATA_HOME/<executable>/`, usually `~/.local/share/<executable>/`.
+        let folder = unnamed.url.deletingLastPathComponent()
+        #expect(folder.lastPathComponent == ProcessInfo.processInfo.processName)
+        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
+        #expect(folder.deletingLastPathComponent().standardizedFileURL.path == URL(fileURLWithPath: dataHome).standardizedFileURL.path)
         #expect(ModelConfiguration("Films").url.lastPathComponent == "Films.store")
         #expect(ModelConfiguration(isStoredInMemoryOnly: true).isStoredInMemoryOnly)
     }

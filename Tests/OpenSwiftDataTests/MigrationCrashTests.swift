@@ -7,38 +7,16 @@ import Testing
 /// A migration killed at any moment leaves the store at the old version or the new one, never
 /// in between.
 @Suite struct MigrationCrashTests {
-    private var osd: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
-    }
-
-    /// Runs `osd`; returns its exit status (or the signal that ended it) and whether a signal did.
-    private func run(
-        _ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil
-    ) throws -> (status: Int32, killed: Bool) {
-        let process = Process()
-        process.executableURL = osd
-        process.arguments = arguments
-        process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let delay {
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
-    }
-
     @Test func aKilledMigrationLeavesTheOldVersionOrTheNew() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
+        try #require(OSDProcess.isBuilt, "osd is built beside the tests")
         let films = 60_000 + 14
         let seeded = temporaryStoreURL("seed")
-        #expect(try run(["demo", "--step", "write-v1", "--extra-films", "60000", "--store", seeded.path]).status == 0)
+        #expect(try OSDProcess.run(["demo", "--step", "write-v1", "--extra-films", "60000", "--store", seeded.path]).status == 0)
         var outcomes: [(version: String, killed: Bool)] = []
         for delay in [0.05, 0.4, 0.9, 1.6] {
             let url = temporaryStoreURL()
             try FileManager.default.copyItem(at: seeded, to: url)
-            let killed = try run(["demo", "--step", "open-v3", "--store", url.path], killAfter: delay).killed
+            let killed = try OSDProcess.run(["demo", "--step", "open-v3", "--store", url.path], killAfter: delay).killed
 
             let queue = try DatabaseQueue(path: url.path)
             let (version, columns, count, leftovers) = try queue.read { db in
@@ -79,9 +57,9 @@ import Testing
     /// The peak memory, in MB, of `osd demo` migrating a store of `extraFilms` + 14 films.
     private func peakMemoryMigrating(extraFilms: Int) throws -> Int {
         let url = temporaryStoreURL()
-        #expect(try run(["demo", "--step", "write-v1", "--extra-films", "\(extraFilms)", "--store", url.path]).status == 0)
+        #expect(try OSDProcess.run(["demo", "--step", "write-v1", "--extra-films", "\(extraFilms)", "--store", url.path]).status == 0)
         let output = Pipe()
-        #expect(try run(["demo", "--step", "open-v3", "--report-peak-memory", "--store", url.path], output: output).status == 0)
+        #expect(try OSDProcess.run(["demo", "--step", "open-v3", "--report-peak-memory", "--store", url.path], output: output).status == 0)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("The store now holds \(extraFilms + 14) films"))
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Peak memory: ") })
@@ -90,7 +68,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
     func aTransformWalkingALargeTableUsesMemoryBoundedByItsBatch() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
+        try #require(OSDProcess.isBuilt, "osd is built beside the tests")
         let small = try peakMemoryMigrating(extraFilms: 20_000)
         let large = try peakMemoryMigrating(extraFilms: 120_000)
         // Holding 100,000 more films at once would take tens of megabytes more.

@@ -42,10 +42,8 @@ import Testing
 
     @Test func pixarV2StoreMigratesToV3Lightweight() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: PixarSchemaV2.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: PixarSchemaV2.self)) { context in
             context.insert(PixarSchemaV2.PixarFilm(title: "Cars", releaseYear: 2006, releaseCountry: "US"))
-            try context.save()
         }
         let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, migrationPlan: PixarCustomStagePlan.self, configurations: ModelConfiguration(url: url))
         let film = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>())[0]
@@ -56,10 +54,8 @@ import Testing
 
     @Test func aStoreWrittenWithoutVersionedSchemasIsRecognisedAsV1() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV1.Memo.self) { context in
             context.insert(NoteSchemaV1.Memo(text: "buy milk"))
-            try context.save()
         }
         let container = try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: NotePlan.self, configurations: ModelConfiguration(url: url))
         let memo = try ModelContext(container).fetch(FetchDescriptor<NoteSchemaV2.Memo>())[0]
@@ -70,11 +66,9 @@ import Testing
 
     @Test func lightweightChangesNeedNoPlan() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV1.Memo.self) { context in
             context.insert(NoteSchemaV1.Memo(text: "a"))
             context.insert(NoteSchemaV1.Memo(text: "b"))
-            try context.save()
         }
         let container = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url))
         let memos = try ModelContext(container).fetch(FetchDescriptor<NoteSchemaV2.Memo>(sortBy: [SortDescriptor(\.body)]))
@@ -84,10 +78,8 @@ import Testing
 
     @Test func aNonOptionalAttributeWithoutDefaultIsRefusedAndTheStoreUntouched() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV2.Memo.self) { context in
             context.insert(NoteSchemaV2.Memo(body: "x"))
-            try context.save()
         }
         let before = try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'fingerprint'")[0] as String
         let error = try #require(throws: SwiftDataError.self) {
@@ -136,10 +128,8 @@ import Testing
 
     @Test func aFailingStageRollsEverythingBack() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: BudgetSchemaV1.Budget.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: BudgetSchemaV1.Budget.self) { context in
             context.insert(BudgetSchemaV1.Budget(name: "Food", limit: 100))
-            try context.save()
         }
         let error = try #require(throws: SwiftDataError.self) {
             try ModelContainer(for: BudgetSchemaV2.Budget.self, migrationPlan: FailingBudgetPlan.self, configurations: ModelConfiguration(url: url))
@@ -181,11 +171,9 @@ import Testing
 
     @Test func userNamesSplitIntoFirstAndLast() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: UserSchemaV1.User.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: UserSchemaV1.User.self) { context in
             context.insert(UserSchemaV1.User(name: "Ada Lovelace", email: "ada@x"))
             context.insert(UserSchemaV1.User(name: "Plato", email: "plato@x"))
-            try context.save()
         }
         let container = try ModelContainer(for: UserSchemaV2.User.self, migrationPlan: UserMigrationPlan.self, configurations: ModelConfiguration(url: url))
         let users = try ModelContext(container).fetch(FetchDescriptor<UserSchemaV2.User>(sortBy: [SortDescriptor(\.email)]))
@@ -221,8 +209,7 @@ import Testing
     @Test func tripsGainUniqueNamesRenamedDatesAndCascadingDeletes() throws {
         let url = temporaryStoreURL()
         let day: TimeInterval = 86_400
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: TripsSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: TripsSchemaV1.self)) { context in
             let paris = TripsSchemaV1.Trip(name: "Paris", destination: "France", start_date: Date(timeIntervalSinceReferenceDate: 10 * day), end_date: Date(timeIntervalSinceReferenceDate: 12 * day))
             paris.bucketList = [TripsSchemaV1.BucketListItem(title: "Louvre"), TripsSchemaV1.BucketListItem(title: "Seine")]
             paris.livingAccommodation = TripsSchemaV1.LivingAccommodation(address: "Rue Cler")
@@ -230,7 +217,6 @@ import Testing
             let kyoto = TripsSchemaV1.Trip(name: "Kyoto", destination: "Japan", start_date: Date(timeIntervalSinceReferenceDate: 30 * day), end_date: Date(timeIntervalSinceReferenceDate: 35 * day))
             kyoto.bucketList = [TripsSchemaV1.BucketListItem(title: "Fushimi Inari")]
             for trip in [paris, again, kyoto] { context.insert(trip) }
-            try context.save()
         }
         let container = try ModelContainer(for: Schema(versionedSchema: TripsSchemaV3.self), migrationPlan: TripsMigrationPlan.self, configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
@@ -278,10 +264,8 @@ import Testing
 
     @Test func aStoreMatchingNoVersionIsRefusedWithTheDifference() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV3.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV3.Memo.self) { context in
             context.insert(NoteSchemaV3.Memo(body: "x"))
-            try context.save()
         }
         let error = try #require(throws: SwiftDataError.self) {
             try ModelContainer(for: NoteSchemaV2.Memo.self, migrationPlan: NotePlan.self, configurations: ModelConfiguration(url: url))
@@ -294,10 +278,8 @@ import Testing
 
     @Test func aShippedVersionEditedInPlaceIsMigratedLightweight() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: NoteSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: NoteSchemaV1.self)) { context in
             context.insert(NoteSchemaV1.Memo(text: "old"))
-            try context.save()
         }
         let container = try ModelContainer(for: Schema(versionedSchema: EditedNoteSchemaV1.self), migrationPlan: EditedNotePlan.self, configurations: ModelConfiguration(url: url))
         let memo = try ModelContext(container).fetch(FetchDescriptor<EditedNoteSchemaV1.Memo>())[0]
@@ -307,8 +289,7 @@ import Testing
 
     @Test func renamedManyToManyRelationshipsKeepTheirPairs() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: ClassSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: ClassSchemaV1.self)) { context in
             let ann = ClassSchemaV1.Pupil(name: "Ann")
             let bob = ClassSchemaV1.Pupil(name: "Bob")
             let math = ClassSchemaV1.Lesson(title: "Math")
@@ -316,7 +297,6 @@ import Testing
             bob.lessons = [math]
             context.insert(ann)
             context.insert(bob)
-            try context.save()
         }
         let container = try ModelContainer(for: Schema(versionedSchema: ClassSchemaV2.self), configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
@@ -333,11 +313,9 @@ import Testing
 
     @Test func anOptionalBecomesNonOptionalWithItsDefaultFillingNils() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: CounterSchemaV1.Tally.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: CounterSchemaV1.Tally.self) { context in
             context.insert(CounterSchemaV1.Tally(name: "a", count: 3))
             context.insert(CounterSchemaV1.Tally(name: "b", count: nil))
-            try context.save()
         }
         let refused = try #require(throws: SwiftDataError.self) {
             try ModelContainer(for: CounterSchemaV2WithoutDefault.Tally.self, configurations: ModelConfiguration(url: url))
@@ -373,10 +351,8 @@ import Testing
 
     @Test func aMigrationThatOnlyAddsAndRenamesIsNotCopied() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV1.Memo.self) { context in
             context.insert(NoteSchemaV1.Memo(text: "c"))
-            try context.save()
         }
         _ = try ModelContainer(for: NoteSchemaV2.Memo.self, configurations: ModelConfiguration(url: url))
         #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
@@ -395,10 +371,8 @@ import Testing
 
     @Test func addingAndRenamingKeepsIndicesOfUntouchedColumns() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: MemberSchemaV1.Member.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: MemberSchemaV1.Member.self) { context in
             context.insert(MemberSchemaV1.Member(handle: "ada", name: "Ada Lovelace"))
-            try context.save()
         }
         _ = try ModelContainer(for: MemberSchemaV2.Member.self, configurations: ModelConfiguration(url: url))
         let sql = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0] as String
@@ -420,12 +394,10 @@ import Testing
 
     @Test func aOneWayRelationshipThatGainsAnInverseKeepsItsPairs() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: CastSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: CastSchemaV1.self)) { context in
             let film = CastSchemaV1.CastFilm(title: "Up")
             context.insert(film)
             film.actors = [CastSchemaV1.CastActor(name: "Ed Asner"), CastSchemaV1.CastActor(name: "Jordan Nagai")]
-            try context.save()
         }
         let container = try ModelContainer(for: Schema(versionedSchema: CastSchemaV2.self), configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
@@ -437,11 +409,9 @@ import Testing
 
     @Test func aRelationshipThatChangesDestinationIsRefused() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: PetSchemaV1.self), configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Schema(versionedSchema: PetSchemaV1.self)) { context in
             context.insert(PetSchemaV1.Vet(name: "Dr Bob"))
             context.insert(PetSchemaV1.Pet(name: "Rex", owner: PetSchemaV1.PetOwner(name: "Ann")))
-            try context.save()
         }
         let before = try Data(contentsOf: url)
         let error = #expect(throws: SwiftDataError.self) {
@@ -453,10 +423,8 @@ import Testing
 
     @Test func renamesOntoNamesOldColumnsHoldMoveTheValues() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: SwapSchemaV1.Entry.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: SwapSchemaV1.Entry.self) { context in
             context.insert(SwapSchemaV1.Entry(left: "L", right: "R", old: "gone", label: "kept"))
-            try context.save()
         }
         let context = ModelContext(try ModelContainer(
             for: Schema(versionedSchema: SwapSchemaV2.self), migrationPlan: SwapPlan.self, configurations: ModelConfiguration(url: url)))
@@ -467,11 +435,9 @@ import Testing
     @Test func externalStorageTurnedOnRenamedAndTurnedOffKeepsTheBytes() throws {
         let url = temporaryStoreURL()
         let bytes = Data((0..<300).map { UInt8($0 % 251) })
-        do {
-            let context = ModelContext(try ModelContainer(for: PictureSchemaV1.Picture.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: PictureSchemaV1.Picture.self) { context in
             context.insert(PictureSchemaV1.Picture(name: "a", bytes: bytes, caption: Data("hi".utf8)))
             context.insert(PictureSchemaV1.Picture(name: "b", bytes: Data([1]), caption: nil))
-            try context.save()
         }
         do {
             // Only `.externalStorage` changes: a migration all the same, not a crash on first read.

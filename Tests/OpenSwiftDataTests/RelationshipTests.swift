@@ -240,14 +240,12 @@ import Testing
 @Suite struct PrefetchingTests {
     @Test func prefetchingLoadsRelationshipsWithOneQueryEach() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Shelf.self) { context in
             for shelfNumber in 0..<20 {
                 let shelf = Shelf(name: "S\(shelfNumber)")
                 shelf.books = (0..<5).map { Book(title: "B\(shelfNumber)-\($0)", pages: $0) }
                 context.insert(shelf)
             }
-            try context.save()
         }
         SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         func statements(prefetching: Bool) throws -> (Int, Int) {

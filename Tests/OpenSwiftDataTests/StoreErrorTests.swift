@@ -37,10 +37,8 @@ import Testing
 
     @Test func aStoreFromANewerFormatIsNeitherOpenedNorMigrated() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: NoteSchemaV1.Memo.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: NoteSchemaV1.Memo.self) { context in
             context.insert(NoteSchemaV1.Memo(text: "a"))
-            try context.save()
         }
         try DatabaseQueue(path: url.path).write { db in
             try db.execute(sql: "UPDATE _osd_metadata SET value = '99' WHERE key = 'formatVersion'")
@@ -55,10 +53,8 @@ import Testing
 
     @Test func aCorruptStoreIsRefusedAndUntouched() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Movie.self) { context in
             context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
-            try context.save()
         }
         // Keep the header, garble everything after it.
         var bytes = try Data(contentsOf: url)
@@ -84,10 +80,8 @@ import Testing
 
     @Test func aStoreOfAnotherSchemaIsRefusedWithTheDifference() throws {
         let url = temporaryStoreURL()
-        do {
-            let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        try writeStore(url, for: Movie.self) { context in
             context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
-            try context.save()
         }
         let before = try Data(contentsOf: url)
         let error = try openError(url, Person.self)

@@ -152,6 +152,18 @@ func temporaryStoreURL(_ name: String = "test") -> URL {
     return folder.appendingPathComponent("\(name).store")
 }
 
+/// Writes a store at `url` with these models: `fill` inserts or changes models, then they are
+/// saved and the container closed, as an earlier version of an app would leave the file.
+func writeStore(_ url: URL, for schema: Schema, _ fill: (ModelContext) throws -> Void) throws {
+    let context = ModelContext(try ModelContainer(for: schema, configurations: ModelConfiguration(url: url)))
+    try fill(context)
+    try context.save()
+}
+
+func writeStore(_ url: URL, for types: any PersistentModel.Type..., fill: (ModelContext) throws -> Void) throws {
+    try writeStore(url, for: Schema(types), fill)
+}
+
 /// A value that callbacks running synchronously on the test's thread can update.
 final class Recorder<Value>: @unchecked Sendable {
     var value: Value

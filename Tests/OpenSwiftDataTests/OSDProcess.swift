@@ -1,0 +1,31 @@
+import Foundation
+
+/// The `osd` tool, built beside the tests, run as a separate process: how tests get a store
+/// that another process wrote, or a migration that another process was killed in.
+enum OSDProcess {
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
+    }
+
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+
+    /// Runs `osd` with `arguments`, killing it after `delay` seconds if one is given; returns its
+    /// exit status (or the signal that ended it) and whether a signal did.
+    @discardableResult
+    static func run(
+        _ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil
+    ) throws -> (status: Int32, killed: Bool) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if let delay {
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+}
