@@ -117,9 +117,11 @@ import Testing
             model.uuid = uuid
             model.date = Date(timeIntervalSinceReferenceDate: 10.5)
             model.address = Address(street: "s", city: "c", zip: 7)
+            model.double = -0.0
             context.insert(model)
             try context.save()
         }
+        #expect(try rawRow(url, sql: "PRAGMA journal_mode")[0] as String == "wal")
         let row = try rawRow(url, sql: "SELECT genre, priority, uuid, date, address, optionalInt FROM EveryType")
         #expect(row[0] as String == "drama")
         #expect(row[1] as Int == 9)
@@ -127,6 +129,10 @@ import Testing
         #expect(row[3] as Double == 10.5)
         #expect(row[4] as String == #"{"city":"c","street":"s","zip":7}"#)
         #expect(row[5] as Int? == nil)
+        // A documented difference: SQLite's REAL keeps no negative zero.
+        let reopened = try ModelContext(ModelContainer(for: EveryType.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<EveryType>())
+        #expect(reopened.map(\.double.sign) == [.plus])
     }
 
     @Test func externalStorageKeepsDataOutOfTheTableAndLoadsItOnAccess() throws {
@@ -144,11 +150,18 @@ import Testing
         let sideTableBytes = try rawRow(url, sql: "SELECT length(value) FROM _osd_external_Photo_image ORDER BY _pk")
         #expect(sideTableBytes[0] as Int == 200_000)
 
+        SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         let container = try ModelContainer(for: Photo.self, configurations: ModelConfiguration(url: url))
+        let store = try #require(container.stores.first)
         let context = ModelContext(container)
+        _ = try context.fetchCount(FetchDescriptor<Photo>())  // opens the reading connection, which queries too
+        let beforeFetch = store.executedQueryCount
         let photos = try context.fetch(FetchDescriptor<Photo>(sortBy: [SortDescriptor(\.name)]))
         #expect(photos.map(\.name) == ["big", "small"])
+        // The bytes are not read with the rows, only when the property is.
+        #expect(store.executedQueryCount - beforeFetch == 1)
         #expect(photos[0].image == image)
+        #expect(store.executedQueryCount - beforeFetch == 2)
         #expect(photos[0].thumbnail == Data([1, 2, 3]))
         #expect(photos[1].image == Data([9]))
         #expect(photos[1].thumbnail == nil)
