@@ -293,14 +293,10 @@ public class ModelContext: Equatable {
             return try fetchInMemory(descriptor, query)
         }
         guard let pending = pendingStates(of: query.table, if: descriptor.includePendingChanges) else {
-            let rows = try query.store.fetchRows(
-                query.table, where: query.condition, orderBy: query.orderBy,
-                limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
-            return materialize(rows, query)
+            return try materializeRows(query, limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
         }
         // Unsaved changes take part: fetch every stored match, then merge, sort and page here.
-        let rows = try query.store.fetchRows(query.table, where: query.condition, orderBy: query.orderBy, limit: nil, offset: nil)
-        let stored = (materialize(rows, query) as [T]).filter { model in
+        let stored = (try materializeRows(query) as [T]).filter { model in
                 let state = Self.state(of: model)
                 return !state.isDeleted && changed[ObjectIdentifier(state)] == nil
             }
@@ -519,7 +515,8 @@ public class ModelContext: Equatable {
     /// filtered with `predicate.evaluate` and sorted with `sorted(using:)` over the objects as
     /// the context holds them, unsaved changes included.
     private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: Query) throws -> [T] {
-        let stored: [T] = materialize(try query.store.fetchRows(query.table, where: nil, orderBy: nil, limit: nil, offset: nil), query)
+        let everything = Query(store: query.store, table: query.table, condition: nil, orderBy: nil)
+        let stored: [T] = try materializeRows(everything)
             .filter { !Self.state(of: $0).isDeleted }
         let unsaved = inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
         var results = stored + unsaved
@@ -544,15 +541,19 @@ public class ModelContext: Equatable {
         }
     }
 
-    /// The context's objects for fetched rows, in their order.
-    func materialize<T: PersistentModel>(_ rows: [(rowID: Int64, values: ContiguousArray<Any?>)], _ query: Query) -> [T] {
+    /// The context's objects for the rows the query matches, in its order, read as they come
+    /// from the store.
+    private func materializeRows<T: PersistentModel>(_ query: Query, limit: Int? = nil, offset: Int? = nil) throws -> [T] {
         // The entity's registry is taken out for the batch, so each row costs one lookup by
         // key rather than a hash of the entity's name too.
         let entity = query.table.entity.name
         var byRowID = registered.removeValue(forKey: entity) ?? [:]
         defer { registered[entity] = byRowID }
-        byRowID.reserveCapacity(byRowID.count + rows.count)
-        return rows.map { materialize($0.rowID, $0.values, query, registeredIn: &byRowID) }
+        var models: [T] = []
+        try query.store.forEachRow(query.table, where: query.condition, orderBy: query.orderBy, limit: limit, offset: offset) {
+            models.append(materialize($0, $1, query, registeredIn: &byRowID))
+        }
+        return models
     }
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
@@ -567,14 +568,18 @@ public class ModelContext: Equatable {
             state.refresh(with: values)
             return model
         }
-        let state = DefaultBackingData<T>(layout: query.table.layout, values: values)
+        let layout = query.table.layout
+        let state = layout.loadedStateType.init(layout: layout, values: values)
         state.rowID = rowID
         state.storeIdentifier = query.store.identifier
         state.context = self
-        let model = T(backingData: state)
+        let model = state.makeModel()
         state.model = model
         byRowID[rowID] = state
-        return model
+        guard let typed = model as? T else {
+            fatalError("\(T.self) is not the model class of entity \(layout.entityName) in this container (\(layout.modelType)); fetch with the class the container's schema lists")
+        }
+        return typed
     }
 
     /// Lets go of the given rows' objects that have no unsaved changes.

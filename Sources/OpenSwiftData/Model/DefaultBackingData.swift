@@ -3,7 +3,7 @@
 /// `@usableFromInline` (and so every member its `BackingData` conformance uses) because
 /// `PersistentModel.createBackingData()` is inlined into each model's generated code.
 @usableFromInline
-final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
+final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, LoadableModelState {
     @usableFromInline
     typealias Model = M
 
@@ -15,6 +15,19 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData {
     init(layout: ModelLayout, values: ContiguousArray<Any?>) {
         super.init(layout: layout)
         self.values = values
+    }
+
+    /// The backing data for a model whose `_$backingData` is being initialized: the loaded
+    /// row's when a context is creating the model over it, new and empty otherwise.
+    @usableFromInline
+    static func forNewModel() -> DefaultBackingData<M> {
+        BackingDataHandoff.take(DefaultBackingData<M>.self) ?? DefaultBackingData(for: M.self)
+    }
+
+    func makeModel() -> any PersistentModel {
+        isBeingLoaded = true
+        defer { isBeingLoaded = false }
+        return BackingDataHandoff.loading(self) { M(backingData: self) }
     }
 
     @usableFromInline

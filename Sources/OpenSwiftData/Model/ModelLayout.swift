@@ -59,6 +59,8 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     let modelType: any PersistentModel.Type
+    /// `DefaultBackingData` of the model type, which loaded rows are created as.
+    let loadedStateType: any LoadableModelState.Type
     let entityName: String
     let properties: [Property]
     /// The indices of the relationship properties; saving visits only these.
@@ -69,6 +71,7 @@ final class ModelLayout: @unchecked Sendable {
 
     private init(_ modelType: any PersistentModel.Type) {
         self.modelType = modelType
+        loadedStateType = Self.defaultBackingDataType(of: modelType)
         entityName = Schema.entityName(for: modelType)
         var properties: [Property] = []
         var constraints: [any KeyPathConstraint] = []
@@ -85,26 +88,24 @@ final class ModelLayout: @unchecked Sendable {
         indexByKeyPath = Dictionary(
             properties.enumerated().map { ($0.element.keyPath, $0.offset) },
             uniquingKeysWith: { first, _ in first })
+        keyPathsSeen = KeyPathIndexCache(capacity: 4 * properties.count + 8)
+    }
+
+    private static func defaultBackingDataType<M: PersistentModel>(of _: M.Type) -> any LoadableModelState.Type {
+        DefaultBackingData<M>.self
     }
 
     /// The position of the property at `keyPath` in the backing data, or `nil` when the key
     /// path names no persisted property.
     func index(of keyPath: AnyKeyPath) -> Int? {
-        // Key path literals are objects Swift creates once per literal, so the generated
-        // accessors pass the same few objects every time: look them up by identity first,
-        // which is much cheaper than hashing a key path.
-        let identity = ObjectIdentifier(keyPath)
-        if let index = keyPathsSeen.withLock({ $0[identity]?.index }) { return index }
+        if let index = keyPathsSeen.index(of: keyPath) { return index }
         guard let index = indexByKeyPath[keyPath] else { return nil }
-        keyPathsSeen.withLock { seen in
-            // Keeping the key path alive keeps its address from naming another key path later;
-            // the bound keeps key paths built at run time from piling up.
-            if seen.count < 4 * properties.count + 8 { seen[identity] = (UncheckedSendable(keyPath), index) }
-        }
+        keyPathsSeen.remember(keyPath, index: index)
         return index
     }
 
-    private let keyPathsSeen = Mutex<[ObjectIdentifier: (keyPath: UncheckedSendable<AnyKeyPath>, index: Int)]>([:])
+    /// The key path objects the accessors have passed; room for a few literals per property.
+    private let keyPathsSeen: KeyPathIndexCache
 
     /// The name of the property at `keyPath`, for error messages and constraints.
     func propertyName(for keyPath: AnyKeyPath) -> String? {

@@ -25,6 +25,9 @@ class ModelState {
     var isInserted = false
     /// Deleted from its context.
     var isDeleted = false
+    /// The model is being created over these values: the initial values its declarations give
+    /// are applied as it is initialized, and must not replace the loaded ones.
+    var isBeingLoaded = false
     /// Properties changed since the last save, by index.
     var changedProperties: Set<Int> = []
     /// The values as last saved, kept from the first unsaved change so rollback can restore them.
@@ -111,6 +114,7 @@ class ModelState {
 
     /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
     func setValue(_ newValue: Any?, at index: Int) {
+        if isBeingLoaded { return }
         if rowID != nil, !isInserted {
             if committedValues == nil { committedValues = values.isEmpty ? Self.emptyValues(count: layout.properties.count) : values }
             changedProperties.insert(index)

@@ -33,12 +33,13 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
 }
 
 extension PersistentModel {
-    /// New, empty backing data for a model that is being created by its own initializer.
+    /// New, empty backing data for a model that is being created by its own initializer; for
+    /// a model a context is loading, the loaded values.
     // Inlinable so the caller knows the concrete type: otherwise every model created, fetched
     // ones included, pays a runtime lookup of the opaque result's conformance.
     @inlinable
     public static func createBackingData<P>() -> some BackingData<P> where P: PersistentModel {
-        DefaultBackingData<P>(for: P.self)
+        DefaultBackingData<P>.forNewModel()
     }
 
     /// The context the model is registered with, or `nil` before it is inserted.

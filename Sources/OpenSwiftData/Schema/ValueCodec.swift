@@ -28,30 +28,87 @@ final class ValueCodec: @unchecked Sendable {
     let isOptional: Bool
     /// The Swift type's name, for error messages.
     let typeName: String
-    private let encodeValue: (Any) throws -> DatabaseValue
-    private let decodeValue: (DatabaseValue) throws -> Any
-    private let nilValue: Any?
+    /// How a non-`NULL` column value becomes the Swift value.
+    let reading: Reading
+    /// How a non-`nil` Swift value becomes the column value.
+    let writing: Writing
+    /// What `NULL` reads as: `Optional.none` of the type; `nil` when the type is not optional.
+    let nilValue: Any?
+
+    /// The conversion from a column's value, by the SQLite storage class the codec writes.
+    ///
+    /// The store reads a fetched column with the C call for its storage class and hands the
+    /// result straight to the closure, so no intermediate value is built per column.
+    enum Reading {
+        case integer((Int64) throws -> Any)
+        case real((Double) throws -> Any)
+        case text((String) throws -> Any)
+        /// Called with the blob's bytes, which are valid only during the call.
+        case blob((UnsafeRawBufferPointer) throws -> Any)
+
+        /// The same storage class, with `transform` applied to each value read.
+        func then(_ transform: @escaping (Any) throws -> Any) -> Reading {
+            switch self {
+            case .integer(let read): .integer { try transform(read($0)) }
+            case .real(let read): .real { try transform(read($0)) }
+            case .text(let read): .text { try transform(read($0)) }
+            case .blob(let read): .blob { try transform(read($0)) }
+            }
+        }
+    }
+
+    /// The conversion to a column's value, by SQLite storage class.
+    enum Writing {
+        case integer((Any) throws -> Int64)
+        case real((Any) throws -> Double)
+        case text((Any) throws -> String)
+        case blob((Any) throws -> Data)
+
+        /// The same storage class, with `transform` applied to each value before it is written.
+        func after(_ transform: @escaping (Any) throws -> Any) -> Writing {
+            switch self {
+            case .integer(let write): .integer { try write(transform($0)) }
+            case .real(let write): .real { try write(transform($0)) }
+            case .text(let write): .text { try write(transform($0)) }
+            case .blob(let write): .blob { try write(transform($0)) }
+            }
+        }
+    }
+
+    /// The non-`nil` value wrapped in `value` when it is an `Optional` of the codec's type;
+    /// `nil` for `Optional.none`; `value` itself otherwise.
+    func unwrapped(_ value: Any) -> Any? {
+        // A non-optional codec's values are never `nil`; the cast below would only cost time.
+        guard isOptional, let optional = value as? any OptionalProtocol else { return value }
+        return optional.wrappedValue
+    }
 
     /// Converts a value of the codec's type, or (for an optional codec) an `Optional` of it, to
     /// what the column stores.
     func encode(_ value: Any) throws -> DatabaseValue {
-        // A non-optional codec's values are never `nil`; the cast below would only cost time.
-        guard isOptional else { return try encodeValue(value) }
-        if let optional = value as? any OptionalProtocol {
-            guard let wrapped = optional.wrappedValue else { return .null }
-            return try encodeValue(wrapped)
+        guard let value = unwrapped(value) else { return .null }
+        switch writing {
+        case .integer(let write): return try write(value).databaseValue
+        case .real(let write): return try write(value).databaseValue
+        case .text(let write): return try write(value).databaseValue
+        case .blob(let write): return try write(value).databaseValue
         }
-        return try encodeValue(value)
     }
 
     /// Converts a stored column value back to the codec's type; the result can be cast with
     /// `as!` to the property's declared type.
     func decode(_ databaseValue: DatabaseValue) throws -> Any {
-        if databaseValue.isNull {
+        switch (reading, databaseValue.storage) {
+        case (_, .null):
             if let nilValue { return nilValue }
             throw ValueCodecError.unexpectedNull(typeName: typeName)
+        case (.integer(let read), .int64(let int)): return try read(int)
+        case (.real(let read), .double(let double)): return try read(double)
+        case (.real(let read), .int64(let int)): return try read(Double(int))
+        case (.text(let read), .string(let string)): return try read(string)
+        case (.blob(let read), .blob(let data)): return try data.withUnsafeBytes { try read($0) }
+        default: throw ValueCodecError.unreadable(typeName: typeName, stored: "\(databaseValue)")
         }
-        return try decodeValue(databaseValue)
     }
 
     /// The codec for values of `type`, or `nil` when the type cannot be stored in a column.
@@ -59,8 +116,7 @@ final class ValueCodec: @unchecked Sendable {
         if let optional = type as? any OptionalProtocol.Type {
             guard let wrapped = forType(optional.wrappedType), !wrapped.isOptional else { return nil }
             return ValueCodec(
-                storage: wrapped.storage, isOptional: true, typeName: "\(type)",
-                encodeValue: wrapped.encodeValue, decodeValue: wrapped.decodeValue,
+                storage: wrapped.storage, typeName: "\(type)", reading: wrapped.reading, writing: wrapped.writing,
                 nilValue: optional.noneValue)
         }
         if let primitive = primitive(type) { return primitive }
@@ -74,17 +130,12 @@ final class ValueCodec: @unchecked Sendable {
         return nil
     }
 
-    private init(
-        storage: StorageType, isOptional: Bool = false, typeName: String,
-        encodeValue: @escaping (Any) throws -> DatabaseValue,
-        decodeValue: @escaping (DatabaseValue) throws -> Any,
-        nilValue: Any? = nil
-    ) {
+    private init(storage: StorageType, typeName: String, reading: Reading, writing: Writing, nilValue: Any? = nil) {
         self.storage = storage
-        self.isOptional = isOptional
+        isOptional = nilValue != nil
         self.typeName = typeName
-        self.encodeValue = encodeValue
-        self.decodeValue = decodeValue
+        self.reading = reading
+        self.writing = writing
         self.nilValue = nilValue
     }
 
@@ -123,15 +174,15 @@ final class ValueCodec: @unchecked Sendable {
         case ObjectIdentifier(UUID.self):
             return blob(UUID.self, .uuid) { uuid in
                 withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            } from: { data in
-                guard data.count == 16 else {
-                    throw ValueCodecError.unreadable(typeName: "UUID", stored: "\(data.count) bytes")
+            } from: { bytes in
+                guard bytes.count == 16 else {
+                    throw ValueCodecError.unreadable(typeName: "UUID", stored: "\(bytes.count) bytes")
                 }
                 var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: data) }
+                withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
                 return UUID(uuid: uuid)
             }
-        case ObjectIdentifier(Data.self): return blob(Data.self, .data) { $0 } from: { $0 }
+        case ObjectIdentifier(Data.self): return blob(Data.self, .data) { $0 } from: { Data($0) }
         default: return nil
         }
     }
@@ -139,81 +190,47 @@ final class ValueCodec: @unchecked Sendable {
     private static func integer<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)") { value in
-            to(value as! T).databaseValue
-        } decodeValue: { databaseValue in
-            guard case .int64(let int) = databaseValue.storage else {
-                throw ValueCodecError.unreadable(typeName: "\(T.self)", stored: "\(databaseValue)")
-            }
-            return from(int)
-        }
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer { from($0) }, writing: .integer { to($0 as! T) })
     }
 
     private static func real<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Double, from: @escaping (Double) -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)") { value in
-            to(value as! T).databaseValue
-        } decodeValue: { databaseValue in
-            switch databaseValue.storage {
-            case .double(let double): return from(double)
-            case .int64(let int): return from(Double(int))
-            default: throw ValueCodecError.unreadable(typeName: "\(T.self)", stored: "\(databaseValue)")
-            }
-        }
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real { from($0) }, writing: .real { to($0 as! T) })
     }
 
     private static func text<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> String, from: @escaping (String) throws -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)") { value in
-            to(value as! T).databaseValue
-        } decodeValue: { databaseValue in
-            guard case .string(let string) = databaseValue.storage else {
-                throw ValueCodecError.unreadable(typeName: "\(T.self)", stored: "\(databaseValue)")
-            }
-            return try from(string)
-        }
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text { try from($0) }, writing: .text { to($0 as! T) })
     }
 
     private static func blob<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (Data) throws -> T
+        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (UnsafeRawBufferPointer) throws -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)") { value in
-            to(value as! T).databaseValue
-        } decodeValue: { databaseValue in
-            guard case .blob(let data) = databaseValue.storage else {
-                throw ValueCodecError.unreadable(typeName: "\(T.self)", stored: "\(databaseValue)")
-            }
-            return try from(data)
-        }
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob { try from($0) }, writing: .blob { to($0 as! T) })
     }
 
     private static func rawValueCodec<R: RawRepresentable>(_ type: R.Type) -> ValueCodec? {
         guard let raw = primitive(R.RawValue.self) else { return nil }
-        return ValueCodec(storage: raw.storage, typeName: "\(R.self)") { value in
-            try raw.encodeValue((value as! R).rawValue)
-        } decodeValue: { databaseValue in
-            let rawValue = try raw.decodeValue(databaseValue) as! R.RawValue
-            guard let value = R(rawValue: rawValue) else {
+        let reading = raw.reading.then { rawValue in
+            guard let value = R(rawValue: rawValue as! R.RawValue) else {
                 throw ValueCodecError.unreadable(typeName: "\(R.self)", stored: "\(rawValue)")
             }
             return value
         }
+        return ValueCodec(
+            storage: raw.storage, typeName: "\(R.self)", reading: reading, writing: raw.writing.after { ($0 as! R).rawValue })
     }
 
     private static func jsonCodec<T: Codable>(_ type: T.Type) -> ValueCodec {
-        ValueCodec(storage: .codable, typeName: "\(T.self)") { value in
+        ValueCodec(storage: .codable, typeName: "\(T.self)", reading: .text { json in
+            try JSONDecoder().decode(T.self, from: Data(json.utf8))
+        }, writing: .text { value in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            let data = try encoder.encode(value as! T)
-            return String(decoding: data, as: UTF8.self).databaseValue
-        } decodeValue: { databaseValue in
-            guard case .string(let json) = databaseValue.storage else {
-                throw ValueCodecError.unreadable(typeName: "\(T.self)", stored: "\(databaseValue)")
-            }
-            return try JSONDecoder().decode(T.self, from: Data(json.utf8))
-        }
+            return String(decoding: try encoder.encode(value as! T), as: UTF8.self)
+        })
     }
 }
 

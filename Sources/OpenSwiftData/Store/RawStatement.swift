@@ -28,13 +28,11 @@ final class RawStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Runs a statement that returns no rows (an insert) with `count` values, asking for each
-    /// by its position (0-based).
-    func execute(count: Int, _ value: (Int) throws -> DatabaseValue) throws {
+    /// Runs a statement that returns no rows (an insert) once `bindValues` has bound each of
+    /// its parameters with ``bind(_:as:at:)`` or ``bind(_:at:)``.
+    func execute(_ bindValues: (RawStatement) throws -> Void) throws {
         defer { sqlite3_reset(statement) }
-        for position in 0..<count {
-            try bind(value(position), at: Int32(position + 1))
-        }
+        try bindValues(self)
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else { throw Self.error(code, db, sql) }
     }
@@ -55,21 +53,36 @@ final class RawStatement {
     /// The current row's value at a column index (0-based).
     func value(at index: Int32) -> DatabaseValue {
         switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER:
-            return sqlite3_column_int64(statement, index).databaseValue
-        case SQLITE_FLOAT:
-            return sqlite3_column_double(statement, index).databaseValue
-        case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let bytes = sqlite3_column_text(statement, index) else { return "".databaseValue }
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self).databaseValue
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let bytes = sqlite3_column_blob(statement, index) else { return Data().databaseValue }
-            return Data(bytes: bytes, count: count).databaseValue
-        default:
-            return .null
+        case SQLITE_INTEGER: sqlite3_column_int64(statement, index).databaseValue
+        case SQLITE_FLOAT: sqlite3_column_double(statement, index).databaseValue
+        case SQLITE_TEXT: text(at: index).databaseValue
+        case SQLITE_BLOB: blob(at: index) { Data($0) }.databaseValue
+        default: .null
         }
+    }
+
+    /// The current row's value at a column index (0-based) as `codec`'s Swift type, read with
+    /// the C call for the storage class the codec writes.
+    func value(at index: Int32, as codec: ValueCodec) throws -> Any {
+        switch (sqlite3_column_type(statement, index), codec.reading) {
+        case (SQLITE_INTEGER, .integer(let read)): try read(sqlite3_column_int64(statement, index))
+        case (SQLITE_FLOAT, .real(let read)): try read(sqlite3_column_double(statement, index))
+        case (SQLITE_TEXT, .text(let read)): try read(text(at: index))
+        case (SQLITE_BLOB, .blob(let read)): try blob(at: index, read)
+        // NULL, and storage classes the codec converts or refuses.
+        default: try codec.decode(value(at: index))
+        }
+    }
+
+    private func text(at index: Int32) -> String {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    private func blob<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: count))
     }
 
     /// The current row's integer at a column index, or `nil` for `NULL`.
@@ -83,19 +96,40 @@ final class RawStatement {
         }
     }
 
-    private func bind(_ value: DatabaseValue, at index: Int32) throws {
+    /// Binds a value to a parameter (1-based).
+    func bind(_ value: DatabaseValue, at index: Int32) throws {
         let code: Int32
         switch value.storage {
         case .null: code = sqlite3_bind_null(statement, index)
         case .int64(let int): code = sqlite3_bind_int64(statement, index, int)
         case .double(let double): code = sqlite3_bind_double(statement, index, double)
         case .string(let string): code = sqlite3_bind_text(statement, index, string, -1, Self.transient)
-        case .blob(let data):
-            code = data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-            }
+        case .blob(let data): code = bind(data, at: index)
         }
         guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+    }
+
+    /// Binds a model value (`nil`: none) to a parameter (1-based), written as `codec` says,
+    /// with the C call for its storage class.
+    func bind(_ value: Any?, as codec: ValueCodec, at index: Int32) throws {
+        let code: Int32
+        if let value, let value = codec.unwrapped(value) {
+            switch codec.writing {
+            case .integer(let write): code = sqlite3_bind_int64(statement, index, try write(value))
+            case .real(let write): code = sqlite3_bind_double(statement, index, try write(value))
+            case .text(let write): code = sqlite3_bind_text(statement, index, try write(value), -1, Self.transient)
+            case .blob(let write): code = bind(try write(value), at: index)
+            }
+        } else {
+            code = sqlite3_bind_null(statement, index)
+        }
+        guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+    }
+
+    private func bind(_ data: Data, at index: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+        }
     }
 
     /// Tells SQLite to copy bound text and blobs.

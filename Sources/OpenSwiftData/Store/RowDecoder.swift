@@ -8,7 +8,7 @@ struct RowDecoder {
     /// Where one property's value comes from.
     enum Source {
         /// An attribute's column, at this index of the select list.
-        case column(Int32, ValueCodec)
+        case column(Int32, UnownedCodec)
         /// A to-one relationship's key column, at this index; `empty` when it holds `NULL`.
         case foreignKey(Int32, empty: Any?)
         /// A to-many relationship, always a fault until first read.
@@ -17,8 +17,15 @@ struct RowDecoder {
         case none
     }
 
+    /// A codec held without reference counting, so reading a source in the per-column loop
+    /// does not retain and release it; `codecs` keeps every one alive.
+    struct UnownedCodec {
+        unowned(unsafe) let codec: ValueCodec
+    }
+
     let entityName: String
     let sources: ContiguousArray<Source>
+    private let codecs: [ValueCodec]
     /// Each property's name, for errors.
     let propertyNames: [String]
 
@@ -28,7 +35,7 @@ struct RowDecoder {
         propertyNames = layout.properties.map(\.name)
         var sources = ContiguousArray<Source>(repeating: .none, count: layout.properties.count)
         for (offset, column) in columns.enumerated() {
-            sources[column.propertyIndex] = .column(Int32(1 + offset), column.codec)
+            sources[column.propertyIndex] = .column(Int32(1 + offset), UnownedCodec(codec: column.codec))
         }
         for (offset, foreignKey) in relationships.filter(\.isToOne).enumerated() {
             sources[foreignKey.propertyIndex] = .foreignKey(
@@ -38,6 +45,7 @@ struct RowDecoder {
             sources[relationship.propertyIndex] = .toMany
         }
         self.sources = sources
+        codecs = columns.map(\.codec)
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
@@ -46,9 +54,9 @@ struct RowDecoder {
             for index in sources.indices {
                 let value: Any?
                 switch sources[index] {
-                case .column(let column, let codec):
+                case .column(let column, let unowned):
                     do {
-                        value = try codec.decode(row.value(at: column))
+                        value = try row.value(at: column, as: unowned.codec)
                     } catch {
                         throw SwiftDataError.loadIssueModelContainer.explaining(
                             "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")

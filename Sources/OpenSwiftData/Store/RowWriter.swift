@@ -56,9 +56,13 @@ struct RowWriter {
         } else {
             // Values are bound one by one straight from the model: a bulk insert runs this for
             // every row, and arrays of arguments per row cost as much as SQLite's own work.
-            let columns = table.columns
-            try insertStatement(for: table).execute(count: columns.count + keys.count) { position in
-                position < columns.count ? try table.encode(state, columns[position]) : keys[position - columns.count] ?? .null
+            try insertStatement(for: table).execute { statement in
+                for (offset, column) in table.columns.enumerated() {
+                    try table.bind(state, column, to: statement, at: Int32(offset + 1))
+                }
+                for (offset, key) in keys.enumerated() {
+                    try statement.bind(key ?? .null, at: Int32(table.columns.count + offset + 1))
+                }
             }
             rowID = db.lastInsertedRowID
         }

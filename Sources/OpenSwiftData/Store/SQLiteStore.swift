@@ -277,19 +277,27 @@ final class SQLiteStore: Sendable {
 
     // MARK: Reading
 
+    /// Calls `body` with each row of an entity, in order: its primary key and its model values.
+    func forEachRow(
+        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
+        _ body: (Int64, ContiguousArray<Any?>) throws -> Void
+    ) throws {
+        let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        try read { db in
+            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
+                let rowID = row.int64(at: 0) ?? 0
+                try body(rowID, try modelValues(table, row, rowID: rowID))
+            }
+        }
+    }
+
     /// The rows of an entity, each as its primary key and its model values.
     func fetchRows(
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
     ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
-        let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
-        return try read { db in
-            var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
-            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
-                let rowID = row.int64(at: 0) ?? 0
-                rows.append((rowID, try modelValues(table, row, rowID: rowID)))
-            }
-            return rows
-        }
+        var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
+        try forEachRow(table, where: condition, orderBy: orderBy, limit: limit, offset: offset) { rows.append(($0, $1)) }
+        return rows
     }
 
     /// The rows with the given keys, in no particular order; keys with no row are skipped.

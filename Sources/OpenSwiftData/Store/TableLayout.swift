@@ -178,13 +178,25 @@ struct TableLayout: @unchecked Sendable {
     /// What `column` stores for the model's value, or an error naming the property when it has
     /// none (non-optional) or cannot be encoded.
     func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
-        guard let value = state.storedValue(at: column.propertyIndex) else {
-            if column.isOptional { return .null }
+        try encoding(state, column) { value in try value.map { try column.codec.encode($0) } ?? .null }
+    }
+
+    /// Binds the model's value for `column` to a parameter of an insert, with the errors of
+    /// ``encode(_:_:)``.
+    func bind(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {
+        try encoding(state, column) { try statement.bind($0, as: column.codec, at: position) }
+    }
+
+    /// Calls `body` with the model's value for `column` (`nil` for none, which only an optional
+    /// may have), and names the property in any error encoding it raises.
+    private func encoding<Result>(_ state: ModelState, _ column: Column, _ body: (Any?) throws -> Result) throws -> Result {
+        let value = state.storedValue(at: column.propertyIndex)
+        if value == nil, !column.isOptional {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) has no value; a non-optional property needs one before the model is saved (assign it in the initializer or declare a default)")
         }
         do {
-            return try column.codec.encode(value)
+            return try body(value)
         } catch {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) could not be encoded for storage: \(error)")
