@@ -56,6 +56,20 @@ import Testing
         #expect(elsewhere[0].persistentModelID == first[0].persistentModelID)
     }
 
+    /// A loaded model is created through `init(backingData:)`, which applies the initial values
+    /// its declarations give; they must not replace the values read from the store.
+    @Test func aLoadedModelKeepsItsStoredValuesOverItsDeclaredDefaults() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Tag.self) { context in
+            context.insert(Tag(name: "swift", uses: 5))
+        }
+        let context = ModelContext(try ModelContainer(for: Tag.self, configurations: ModelConfiguration(url: url)))
+        let loaded = try #require(try context.fetch(FetchDescriptor<Tag>()).first)
+        #expect(loaded.uses == 5)
+        #expect(!loaded.hasChanges)
+        #expect(!context.hasChanges)
+    }
+
     @Test func changesAreTrackedSavedAndRolledBack() throws {
         let context = try inMemory()
         let up = Movie(title: "Up", year: 2009, rating: 8.3)

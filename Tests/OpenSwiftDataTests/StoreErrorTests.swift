@@ -116,4 +116,22 @@ import Testing
         #expect(error.description.contains("Person"))
         #expect(error.description.contains("not one of this container's models"))
     }
+
+    /// A value another tool wrote that the model's type cannot hold fails the fetch, naming the
+    /// row, the column and what it holds.
+    @Test func aStoredValueOfTheWrongKindIsAClearFetchError() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Movie.self) { context in
+            context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+        }
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: #"UPDATE "Movie" SET "year" = 'two thousand nine'"#)
+        }
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        let error = try #require(throws: SwiftDataError.self) { try context.fetch(FetchDescriptor<Movie>()) }
+        #expect(error.description.contains("row 1 of Movie"))
+        #expect(error.description.contains("column year"))
+        #expect(error.description.contains("two thousand nine"))
+        #expect(error.description.contains("cannot be read as Int"))
+    }
 }
