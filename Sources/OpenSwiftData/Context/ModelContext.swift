@@ -36,6 +36,9 @@ public class ModelContext: Equatable {
     var inserted: [ModelState] = []
     var changed: [ObjectIdentifier: ModelState] = [:]
     var deleted: [ObjectIdentifier: ModelState] = [:]
+    /// Deletes of every stored row a query matches, which the next save runs as one statement
+    /// each (see `delete(model:where:includeSubclasses:)`).
+    var batchDeletes: [Query] = []
     private var autosaveScheduled = false
 
     /// Creates an independent context over the container's stores.
@@ -63,7 +66,7 @@ public class ModelContext: Equatable {
 
     /// Whether the context has inserts, changes or deletes it has not saved.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty
+        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty || !batchDeletes.isEmpty
     }
 
     /// The models inserted since the last save.
@@ -116,15 +119,6 @@ public class ModelContext: Equatable {
         scheduleAutosave()
     }
 
-    /// Marks deleted every model of a type that matches the predicate — every one of them
-    /// when the predicate is `nil`. The next save removes them.
-    public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
-    where T: PersistentModel {
-        for model in try fetch(FetchDescriptor<T>(predicate: predicate)) {
-            delete(model)
-        }
-    }
-
     /// Called by a model's backing data when one of its values changes.
     func modelDidChange(_ state: ModelState) {
         if !state.isInserted, !state.isDeleted {
@@ -146,6 +140,7 @@ public class ModelContext: Equatable {
         changed.removeAll()
         for state in deleted.values { state.discardChanges() }
         deleted.removeAll()
+        batchDeletes.removeAll()
     }
 
     /// Applies pending changes to the object graph: inserts the new models that inserted or
@@ -209,6 +204,10 @@ public class ModelContext: Equatable {
         for state in inserted { try add(state, \.inserted) }
         for state in changed.values { try add(state, \.updated) }
         for state in deleted.values { try add(state, \.deleted) }
+        for batch in batchDeletes {
+            changesByStore[ObjectIdentifier(batch.store), default: (batch.store, SQLiteStore.Changes())]
+                .changes.batchDeletes.append((batch.table, batch.condition))
+        }
 
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
@@ -231,6 +230,7 @@ public class ModelContext: Equatable {
                 state.markSaved()
                 deleted[ObjectIdentifier(state)] = nil
             }
+            batchDeletes.removeAll { $0.store === store }
         }
 
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
@@ -266,7 +266,7 @@ public class ModelContext: Equatable {
         }
     }
 
-    private func scheduleAutosave() {
+    func scheduleAutosave() {
         guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
         autosaveScheduled = true
         let context = UncheckedSendable(self)
@@ -462,7 +462,11 @@ public class ModelContext: Equatable {
             let columns = StoreTableColumns(table, in: store)
             let predicate = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns) }
             let sort = try SortTranslator.translation(of: descriptor.sortBy, columns: columns)
-            condition = predicate?.condition
+            // Rows a pending `delete(model:where:)` removes at the next save are gone already
+            // for a fetch that sees unsaved changes, as models deleted one by one are.
+            let pendingDeletes = descriptor.includePendingChanges
+                ? context.batchDeletes.filter { $0.table.entity.name == table.entity.name } : []
+            condition = SQLFragment.allOf([predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
             orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
             relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         }

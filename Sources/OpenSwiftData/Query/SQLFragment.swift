@@ -41,6 +41,20 @@ struct SQLFragment: Hashable, Sendable {
         return result
     }
 
+    /// A condition every one of `conditions` holds for; `nil` (no condition) when none is given.
+    static func allOf(_ conditions: [SQLFragment?]) -> SQLFragment? {
+        let given = conditions.compactMap { $0 }
+        guard given.count > 1 else { return given.first }
+        return joined(given.map { "(\($0))" }, separator: " AND ")
+    }
+
+    /// A condition holding for the rows `condition` does not select (`nil`: every row, so none
+    /// is left). `WHERE` does not select a row whose condition is `NULL`, so that row stays.
+    static func excluding(_ condition: SQLFragment?) -> SQLFragment {
+        guard let condition else { return "0" }
+        return "NOT coalesce((\(condition)), 0)"
+    }
+
     /// GRDB's form of `arguments`, for running the fragment.
     var statementArguments: StatementArguments {
         StatementArguments(arguments)

@@ -42,6 +42,15 @@ struct RowWriter {
         }
     }
 
+    /// Deletes every row of a table that `condition` selects (all rows for `nil`); their
+    /// `.externalStorage` values go with them (`ON DELETE CASCADE`). The table must have no
+    /// relationships: no key or join row is touched.
+    func deleteRows(of table: TableLayout, where condition: SQLFragment?) throws {
+        try db.execute(
+            sql: "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? ""),
+            arguments: StatementArguments(condition?.arguments ?? []))
+    }
+
     mutating func insert(_ state: ModelState) throws -> Int64 {
         let table = try table(of: state)
         // `nil`: the related model has no row yet; its key is written with the relationships.

@@ -377,6 +377,9 @@ final class SQLiteStore: Sendable {
         var inserted: [ModelState] = []
         var updated: [ModelState] = []
         var deleted: [ModelState] = []
+        /// Every row of the table the condition selects (all rows for `nil`), deleted with one
+        /// statement; only for tables no relationship involves.
+        var batchDeletes: [(table: TableLayout, condition: SQLFragment?)] = []
     }
 
     /// Writes the changes in one transaction and returns the primary key of each inserted
@@ -391,6 +394,7 @@ final class SQLiteStore: Sendable {
         do {
             return try write { db in
                 var writer = RowWriter(db: db, tables: tables)
+                for batch in changes.batchDeletes { try writer.deleteRows(of: batch.table, where: batch.condition) }
                 for state in changes.deleted { try writer.delete(state) }
                 // Updates before inserts: an insert that upserts over a changed stored row must
                 // have the last word, since the inserted object is the one that stands for it.
