@@ -553,22 +553,34 @@ public class ModelContext: Equatable {
         let entity = query.table.entity.name
         var byRowID = registered.removeValue(forKey: entity) ?? [:]
         defer { registered[entity] = byRowID }
-        var models: [T] = []
+        // Gathered with a concrete element type: appending to an `[T]` here would look up the
+        // generic array type's metadata for every row.
+        var models: [any PersistentModel] = []
         try query.store.forEachRow(query.table, where: query.condition, orderBy: query.orderBy, limit: limit, offset: offset) {
             models.append(materialize($0, $1, query, registeredIn: &byRowID))
         }
-        return models
+        // `Query(_:in:)` found the table through `T`'s layout, so every model is a `T`.
+        return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
+            for (index, model) in models.enumerated() {
+                (buffer.baseAddress! + index).initialize(to: unsafeDowncast(model, to: T.self))
+            }
+            initialized = models.count
+        }
     }
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
-        materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: [:]])
+        let model = materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: [:]])
+        guard let typed = model as? T else {
+            fatalError("\(T.self) is not the model class of entity \(query.table.entity.name) in this container (\(query.table.layout.modelType))")
+        }
+        return typed
     }
 
-    private func materialize<T: PersistentModel>(
+    private func materialize(
         _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout [Int64: ModelState]
-    ) -> T {
-        if let state = byRowID[rowID], let model = state.model as? T {
+    ) -> any PersistentModel {
+        if let state = byRowID[rowID], let model = state.model {
             state.refresh(with: values)
             return model
         }
@@ -580,10 +592,7 @@ public class ModelContext: Equatable {
         let model = state.makeModel()
         state.model = model
         byRowID[rowID] = state
-        guard let typed = model as? T else {
-            fatalError("\(T.self) is not the model class of entity \(layout.entityName) in this container (\(layout.modelType)); fetch with the class the container's schema lists")
-        }
-        return typed
+        return model
     }
 
     /// Lets go of the given rows' objects that have no unsaved changes.

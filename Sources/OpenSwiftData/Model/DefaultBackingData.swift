@@ -21,7 +21,9 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
     /// row's when a context is creating the model over it, new and empty otherwise.
     @usableFromInline
     static func forNewModel() -> DefaultBackingData<M> {
-        BackingDataHandoff.take(DefaultBackingData<M>.self) ?? DefaultBackingData(for: M.self)
+        // `Self` is the metatype the caller passed in: naming `DefaultBackingData<M>` here would
+        // look the generic class's metadata up again for every model.
+        BackingDataHandoff.take(Self.self) ?? Self(for: M.self)
     }
 
     func makeModel() -> any PersistentModel {
