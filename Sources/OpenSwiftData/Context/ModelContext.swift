@@ -535,19 +535,33 @@ public class ModelContext: Equatable {
         return Array(results[start..<end])
     }
 
-    /// The models of the given rows, in the given order.
+    /// The models of the given rows, in the given order; keys with no row are skipped.
     func models<T: PersistentModel>(_ type: T.Type, rowIDs: [Int64], _ query: Query) throws -> [T] {
         guard !rowIDs.isEmpty else { return [] }
-        let rows = try query.store.fetchRows(query.table, rowIDs: rowIDs)
-        let byRowID = Dictionary(rows.map { ($0.rowID, $0.values) }, uniquingKeysWith: { a, _ in a })
-        return rowIDs.compactMap { rowID in
-            byRowID[rowID].map { materialize(rowID, $0, query) as T }
-        }
+        let inKeyOrder: [T] = try materializeRows(query) { try query.store.forEachRow(query.table, rowIDs: rowIDs, $0) }
+        if zip(rowIDs, rowIDs.dropFirst()).allSatisfy({ $0 < $1 }) { return inKeyOrder }
+        let byRowID = Dictionary(inKeyOrder.map { (Self.state(of: $0).rowID!, $0) }, uniquingKeysWith: { first, _ in first })
+        return rowIDs.compactMap { byRowID[$0] }
+    }
+
+    /// The models of the rows whose keys are in `range`, in key order.
+    func models<T: PersistentModel>(_ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query) throws -> [T] {
+        try materializeRows(query) { try query.store.forEachRow(query.table, rowIDsIn: range, $0) }
     }
 
     /// The context's objects for the rows the query matches, in its order, read as they come
     /// from the store.
     private func materializeRows<T: PersistentModel>(_ query: Query, limit: Int? = nil, offset: Int? = nil) throws -> [T] {
+        try materializeRows(query) {
+            try query.store.forEachRow(query.table, where: query.condition, orderBy: query.orderBy, limit: limit, offset: offset, $0)
+        }
+    }
+
+    /// The context's objects for the rows of the query's table that `readRows` reads, in the
+    /// order it calls back with them.
+    private func materializeRows<T: PersistentModel>(
+        _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+    ) throws -> [T] {
         // The entity's registry is taken out for the batch, so each row costs one lookup by
         // key rather than a hash of the entity's name too.
         let entity = query.table.entity.name
@@ -556,10 +570,11 @@ public class ModelContext: Equatable {
         // Gathered with a concrete element type: appending to an `[T]` here would look up the
         // generic array type's metadata for every row.
         var models: [any PersistentModel] = []
-        try query.store.forEachRow(query.table, where: query.condition, orderBy: query.orderBy, limit: limit, offset: offset) {
-            models.append(materialize($0, $1, query, registeredIn: &byRowID))
+        try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
+        // Every model was created as the class of the table's layout, so one check covers all.
+        guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else {
+            fatalError("\(T.self) is not the model class of entity \(entity) in this container (\(query.table.layout.modelType))")
         }
-        // `Query(_:in:)` found the table through `T`'s layout, so every model is a `T`.
         return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
             for (index, model) in models.enumerated() {
                 (buffer.baseAddress! + index).initialize(to: unsafeDowncast(model, to: T.self))
@@ -597,9 +612,11 @@ public class ModelContext: Equatable {
 
     /// Lets go of the given rows' objects that have no unsaved changes.
     func forgetUnchanged(entity: String, rowIDs: [Int64]) {
+        guard var byRowID = registered.removeValue(forKey: entity) else { return }
+        defer { registered[entity] = byRowID }
         for rowID in rowIDs {
-            guard let state = registered[entity]?[rowID], !state.hasChanges else { continue }
-            registered[entity]?[rowID] = nil
+            guard let state = byRowID[rowID], !state.hasChanges else { continue }
+            byRowID[rowID] = nil
             state.context = nil
             state.model = nil
         }

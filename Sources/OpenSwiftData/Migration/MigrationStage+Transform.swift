@@ -52,12 +52,15 @@ extension ModelContext {
         }
         let newQuery = try Query(FetchDescriptor<New>(), in: self)
         let oldQuery = try Query(FetchDescriptor<Old>(), in: oldContext)
+        // The rows there are now, in key order: rows the closure inserts get larger keys, so
+        // each batch's key range holds only rows of the batch.
         let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
         for batch in rowIDs.chunked(by: max(batchSize, 1)) {
-            let olds = try oldContext.models(Old.self, rowIDs: batch, oldQuery)
-            let oldByRow = Dictionary(olds.map { (Self.state(of: $0).rowID!, $0) }, uniquingKeysWith: { a, _ in a })
-            for new in try models(New.self, rowIDs: batch, newQuery) {
-                guard let old = oldByRow[Self.state(of: new).rowID!] else { continue }
+            let keys = batch.first!...batch.last!
+            // One table read twice, both times in key order: the models pair up by position.
+            let olds = try oldContext.models(Old.self, rowIDsIn: keys, oldQuery)
+            let news = try models(New.self, rowIDsIn: keys, newQuery)
+            for (old, new) in zip(olds, news) {
                 try transform(old, new)
             }
             try save()

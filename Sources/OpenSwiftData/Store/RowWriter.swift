@@ -10,6 +10,13 @@ struct RowWriter {
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// Each entity's insert statement, prepared once per save.
     private var insertStatements: [String: RawStatement] = [:]
+    /// The update statements of each entity, by the columns they set, prepared once per save.
+    private var updateStatements: [UpdatedColumns: RawStatement] = [:]
+
+    private struct UpdatedColumns: Hashable {
+        let entity: String
+        let columnIndices: [Int]
+    }
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
@@ -58,8 +65,7 @@ struct RowWriter {
         let rowID: Int64
         if let existing = try existingRow(matching: state, table, keys: keys) {
             if !table.columns.isEmpty {
-                try db.cachedStatement(sql: table.updateSQL(columnIndices: Array(table.columns.indices)))
-                    .execute(arguments: StatementArguments(try table.columns.map { try table.encode(state, $0) } + [existing.databaseValue]))
+                try updateRow(existing, of: state, table, columnIndices: Array(table.columns.indices))
             }
             rowID = existing
         } else {
@@ -120,12 +126,29 @@ struct RowWriter {
             state.changedProperties.contains(table.columns[$0].propertyIndex)
         }
         if !columnIndices.isEmpty {
-            var arguments = try columnIndices.map { try table.encode(state, table.columns[$0]) }
-            arguments.append(rowID.databaseValue)
-            try db.cachedStatement(sql: table.updateSQL(columnIndices: columnIndices))
-                .execute(arguments: StatementArguments(arguments))
+            try updateRow(rowID, of: state, table, columnIndices: columnIndices)
         }
         try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
+    }
+
+    /// Writes the model's values of these columns to its row, with a statement prepared once
+    /// per save for each set of columns: saving a migration's batch or a bulk edit updates
+    /// thousands of rows that changed the same properties.
+    private mutating func updateRow(_ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int]) throws {
+        let key = UpdatedColumns(entity: table.entity.name, columnIndices: columnIndices)
+        let statement: RawStatement
+        if let prepared = updateStatements[key] {
+            statement = prepared
+        } else {
+            statement = try RawStatement(sql: table.updateSQL(columnIndices: columnIndices), in: db)
+            updateStatements[key] = statement
+        }
+        try statement.execute { statement in
+            for (offset, index) in columnIndices.enumerated() {
+                try table.bind(state, table.columns[index], to: statement, at: Int32(offset + 1))
+            }
+            try statement.bind(rowID.databaseValue, at: Int32(columnIndices.count + 1))
+        }
     }
 
     private func writeExternalValues(

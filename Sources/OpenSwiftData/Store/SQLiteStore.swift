@@ -291,22 +291,24 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    /// The rows of an entity, each as its primary key and its model values.
-    func fetchRows(
-        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
-    ) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
-        var rows: [(rowID: Int64, values: ContiguousArray<Any?>)] = []
-        try forEachRow(table, where: condition, orderBy: orderBy, limit: limit, offset: offset) { rows.append(($0, $1)) }
-        return rows
-    }
-
-    /// The rows with the given keys, in no particular order; keys with no row are skipped.
-    func fetchRows(_ table: TableLayout, rowIDs: [Int64]) throws -> [(rowID: Int64, values: ContiguousArray<Any?>)] {
+    /// Calls `body` with each row of an entity that has one of the keys, in key order; keys
+    /// with no row are skipped.
+    func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
         let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
         let condition = SQLFragment(
             sql: "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(placeholders))",
             arguments: rowIDs.map(\.databaseValue))
-        return try fetchRows(table, where: condition, orderBy: nil, limit: nil, offset: nil)
+        try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
+    }
+
+    /// Calls `body` with each row of an entity whose key is in `range`, in key order: a walk
+    /// through a table in slices needs no list of keys, and one prepared statement serves
+    /// every slice's shape.
+    func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
+        let condition = SQLFragment(
+            sql: "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) BETWEEN ? AND ?",
+            arguments: [range.lowerBound.databaseValue, range.upperBound.databaseValue])
+        try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
     }
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
