@@ -536,3 +536,43 @@ enum PicturePlan: SchemaMigrationPlan {
         ]
     }
 }
+
+// Players gain a non-optional rank, with no default, that a transform fills from their points.
+
+enum PlayerSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Player.self] }
+    @Model final class Player {
+        @Attribute(.unique) var name: String
+        var points: Int
+        init(name: String, points: Int) {
+            self.name = name
+            self.points = points
+        }
+    }
+}
+
+enum PlayerSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Player.self] }
+    @Model final class Player {
+        @Attribute(.unique) var name: String
+        var points: Int
+        var rank: String
+        init(name: String, points: Int, rank: String) {
+            self.name = name
+            self.points = points
+            self.rank = rank
+        }
+    }
+}
+
+enum PlayerRankPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PlayerSchemaV1.self, PlayerSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: PlayerSchemaV1.self, toVersion: PlayerSchemaV2.self,
+                    model: PlayerSchemaV1.Player.self, to: PlayerSchemaV2.Player.self) { old, new in
+            new.rank = old.points > 10 ? "gold" : "silver"
+        }]
+    }
+}

@@ -169,6 +169,22 @@ import Testing
         #expect(tables.isEmpty)
     }
 
+    /// The column a transform fills is added in place with a placeholder, not by copying the
+    /// table: a launch-time migration of a large store stays one pass over its rows.
+    @Test func aColumnATransformFillsIsAddedInPlace() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: PlayerSchemaV1.Player.self) { context in
+            context.insert(PlayerSchemaV1.Player(name: "ada", points: 12))
+            context.insert(PlayerSchemaV1.Player(name: "bob", points: 3))
+        }
+        let container = try ModelContainer(for: PlayerSchemaV2.Player.self, migrationPlan: PlayerRankPlan.self, configurations: ModelConfiguration(url: url))
+        let players = try ModelContext(container).fetch(FetchDescriptor<PlayerSchemaV2.Player>(sortBy: [SortDescriptor(\.name)]))
+        #expect(players.map(\.rank) == ["gold", "silver"])
+        let sql = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0] as String
+        #expect(sql.contains(#"ADD COLUMN "rank" TEXT NOT NULL DEFAULT ''"#))
+        #expect(!sql.contains("_osd_new_"))
+    }
+
     @Test func userNamesSplitIntoFirstAndLast() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: UserSchemaV1.User.self) { context in

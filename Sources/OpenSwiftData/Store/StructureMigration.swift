@@ -81,7 +81,7 @@ struct StructureMigration {
             if let previous {
                 // The same structure under the same name needs no work.
                 if Schema(previous).fingerprint != Schema(table.entity).fingerprint {
-                    if try preparesForCustomStage || !alterInPlace(table, from: previous, db) {
+                    if try !alterInPlace(table, from: previous, db) {
                         try rebuild(table, from: previous, db)
                     }
                 }
@@ -143,7 +143,7 @@ struct StructureMigration {
 
     private func source(of attribute: Schema.Attribute, codec: ValueCodec, in previous: Schema.Entity) -> Source? {
         let oldAttribute = previous.attribute(continuedBy: attribute)
-        let fill: DatabaseValue? = defaultValue(of: attribute, codec: codec) ?? (preparesForCustomStage ? Self.emptyValue(codec.storage) : nil)
+        let fill = fillValue(of: attribute, codec: codec)
         guard let oldAttribute else {
             if attribute.isOptional { return fill.map(Source.value) ?? .null }
             return fill.map(Source.value)
@@ -152,6 +152,12 @@ struct StructureMigration {
             return fill.map { .columnOr(oldAttribute.name, $0) } ?? .column(oldAttribute.name)
         }
         return .column(oldAttribute.name)
+    }
+
+    /// What a new non-optional column holds in existing rows: the declared default, or, when a
+    /// custom stage follows to fill it, the type's empty value; `nil` when neither applies.
+    private func fillValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
+        defaultValue(of: attribute, codec: codec) ?? (preparesForCustomStage ? Self.emptyValue(codec.storage) : nil)
     }
 
     private func defaultValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
@@ -251,6 +257,8 @@ struct StructureMigration {
     /// Changes the table with `ALTER TABLE` when every change is one SQLite makes without
     /// copying rows: columns added (optional, or with a default), renamed or dropped, and indices
     /// added or dropped. Returns `false`, having changed nothing, when a rebuild is needed.
+    /// Before a custom stage, only additions are made in place: the stage's old models read
+    /// the old columns, so none may be renamed or dropped until it has run.
     private mutating func alterInPlace(_ table: TableLayout, from previous: Schema.Entity, _ db: Database) throws -> Bool {
         let entity = table.entity
         let quotedName = entity.name.quotedDatabaseIdentifier
@@ -278,7 +286,7 @@ struct StructureMigration {
             if attribute.isOptional {
                 statements.append(("ALTER TABLE \(quotedName) ADD COLUMN \(attribute.name.quotedDatabaseIdentifier) \(type)", []))
             } else {
-                guard let value = defaultValue(of: attribute, codec: column.codec), let literal = Self.sqlLiteral(value) else {
+                guard let value = fillValue(of: attribute, codec: column.codec), let literal = Self.sqlLiteral(value) else {
                     return false
                 }
                 statements.append(("ALTER TABLE \(quotedName) ADD COLUMN \(attribute.name.quotedDatabaseIdentifier) \(type) NOT NULL DEFAULT \(literal)", []))
@@ -302,6 +310,7 @@ struct StructureMigration {
         // SQLite renames one column at a time, so a new name an old column still holds (one
         // that is dropped, or renamed itself, as in a swap) needs the rebuild.
         guard Set(renamedTo).isDisjoint(with: oldColumns) else { return false }
+        guard !preparesForCustomStage || (dropped.isEmpty && renamed.isEmpty) else { return false }
         // An index stays when the new schema declares it under the same name and none of its
         // columns is renamed or dropped: rebuilding a unique index over a million rows would
         // cost more than the rest of the migration. The others go first, since names follow
