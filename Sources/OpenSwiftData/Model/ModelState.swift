@@ -8,7 +8,10 @@ import Foundation
 @usableFromInline
 class ModelState {
     let layout: ModelLayout
-    var values: ContiguousArray<Any?>
+    // Every property read and write goes through here. ModelState is confined to its model's
+    // context (models are not Sendable) and no access to `values` nests inside another, so the
+    // runtime's exclusivity check, a call before and after each access, is skipped.
+    @exclusivity(unchecked) var values: ContiguousArray<Any?>
 
     /// The row holding the model, once it has been saved or fetched.
     var rowID: Int64?
