@@ -58,6 +58,30 @@ import Testing
         #expect(context.registeredModel(for: held[9].persistentModelID) as Movie? == nil)
     }
 
+    /// A model of a matching row loaded after the call is let go at the save and reported
+    /// deleted, as the models held before the call are.
+    @Test func aModelLoadedAfterTheCallIsLetGoAtTheSave() throws {
+        let url = try movieStore()
+        let context = try open(url, Movie.self)
+        var stored = FetchDescriptor<Movie>(predicate: #Predicate { $0.year == 2001 })
+        stored.includePendingChanges = false
+        let id = try #require(try context.fetchIdentifiers(stored).first)
+        try context.delete(model: Movie.self, where: #Predicate { $0.year < 2005 })
+        let late = try #require(context.model(for: id) as? Movie)
+        #expect(late.year == 2001)
+        let deletedIDs = Recorder<[PersistentIdentifier]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            deletedIDs.value = note.userInfo?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        #expect(late.isDeleted)
+        #expect(late.modelContext == nil)
+        #expect(context.registeredModel(for: id) as Movie? == nil)
+        #expect(deletedIDs.value == [id])
+        #expect(try storedCount(url, "Movie") == 5)
+    }
+
     /// A row whose condition is `NULL` (no notes to compare) is not deleted, and fetches before
     /// the save keep it too.
     @Test func rowsTheConditionIsNullForStay() throws {

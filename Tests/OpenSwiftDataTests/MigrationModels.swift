@@ -576,3 +576,82 @@ enum PlayerRankPlan: SchemaMigrationPlan {
         }]
     }
 }
+
+/// The name split in batches of two, where the first user's step deletes a user of the next
+/// batch: old and new models must still pair by row.
+enum UserPruningPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UserSchemaV1.self, UserSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: UserSchemaV1.self, toVersion: UserSchemaV2.self,
+                    model: UserSchemaV1.User.self, to: UserSchemaV2.User.self, batchSize: 2) { old, new in
+            let parts = old.name.split(separator: " ", maxSplits: 1).map(String.init)
+            new.firstName = parts.first ?? ""
+            new.lastName = parts.count > 1 ? parts[1] : ""
+            if old.email == "ada@x", let context = new.modelContext {
+                for user in try context.fetch(FetchDescriptor<UserSchemaV2.User>(predicate: #Predicate { $0.email == "cy@x" })) {
+                    context.delete(user)
+                }
+            }
+        }]
+    }
+}
+
+// Badges gain a unique, non-optional code: filled per row by a transform, or (wrongly) given
+// one default for every row.
+
+enum BadgeSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Badge.self] }
+    @Model final class Badge {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+enum BadgeSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Badge.self] }
+    @Model final class Badge {
+        var name: String
+        @Attribute(.unique) var code: String
+        init(name: String, code: String) {
+            self.name = name
+            self.code = code
+        }
+    }
+}
+
+enum BadgeSchemaV2WithDefault: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 1, 0)
+    static var models: [any PersistentModel.Type] { [Badge.self] }
+    @Model final class Badge {
+        var name: String
+        @Attribute(.unique) var code: String = "none"
+        init(name: String) { self.name = name }
+    }
+}
+
+enum BadgeCodePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BadgeSchemaV1.self, BadgeSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: BadgeSchemaV1.self, toVersion: BadgeSchemaV2.self,
+                    model: BadgeSchemaV1.Badge.self, to: BadgeSchemaV2.Badge.self) { old, new in
+            new.code = old.name.uppercased()
+        }]
+    }
+}
+
+enum BadgeClashingCodePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BadgeSchemaV1.self, BadgeSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: BadgeSchemaV1.self, toVersion: BadgeSchemaV2.self,
+                    model: BadgeSchemaV1.Badge.self, to: BadgeSchemaV2.Badge.self) { _, new in
+            new.code = "SAME"
+        }]
+    }
+}
+
+enum BadgeDefaultPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [BadgeSchemaV1.self, BadgeSchemaV2WithDefault.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: BadgeSchemaV1.self, toVersion: BadgeSchemaV2WithDefault.self)] }
+}

@@ -198,6 +198,66 @@ import Testing
         #expect(users.map(\.email) == ["ada@x", "plato@x"])
     }
 
+    @Test func aTransformThatDeletesALaterRowStillPairsOldAndNewByRow() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: UserSchemaV1.User.self) { context in
+            for (name, email) in [("Ada Lovelace", "ada@x"), ("Bob Kahn", "bob@x"), ("Cy Young", "cy@x"), ("Di Fossey", "di@x")] {
+                context.insert(UserSchemaV1.User(name: name, email: email))
+            }
+        }
+        let container = try ModelContainer(for: UserSchemaV2.User.self, migrationPlan: UserPruningPlan.self, configurations: ModelConfiguration(url: url))
+        let users = try ModelContext(container).fetch(FetchDescriptor<UserSchemaV2.User>(sortBy: [SortDescriptor(\.email)]))
+        #expect(users.map(\.email) == ["ada@x", "bob@x", "di@x"])
+        #expect(users.map(\.firstName) == ["Ada", "Bob", "Di"])
+        #expect(users.map(\.lastName) == ["Lovelace", "Kahn", "Fossey"])
+    }
+
+    private func seedBadges(_ url: URL) throws {
+        try writeStore(url, for: BadgeSchemaV1.Badge.self) { context in
+            context.insert(BadgeSchemaV1.Badge(name: "gold"))
+            context.insert(BadgeSchemaV1.Badge(name: "silver"))
+        }
+    }
+
+    /// A new unique attribute filled row by row: its index is created after the stage, over
+    /// the filled values, not over the placeholders every row starts with.
+    @Test func aNewUniqueAttributeFilledByATransformMigrates() throws {
+        let url = temporaryStoreURL()
+        try seedBadges(url)
+        let container = try ModelContainer(for: BadgeSchemaV2.Badge.self, migrationPlan: BadgeCodePlan.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<BadgeSchemaV2.Badge>(sortBy: [SortDescriptor(\.name)])).map(\.code) == ["GOLD", "SILVER"])
+        // The constraint holds afterwards: inserting an existing code updates that row.
+        context.insert(BadgeSchemaV2.Badge(name: "golden", code: "GOLD"))
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<BadgeSchemaV2.Badge>()) == 2)
+    }
+
+    @Test func aTransformLeavingUniqueValuesRepeatedFailsAndChangesNothing() throws {
+        let url = temporaryStoreURL()
+        try seedBadges(url)
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: BadgeSchemaV2.Badge.self, migrationPlan: BadgeClashingCodePlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error.description.contains("Badge rows still share values of code"))
+        #expect(error.description.contains("give every row its own value"))
+        let names = try ModelContext(ModelContainer(for: BadgeSchemaV1.Badge.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<BadgeSchemaV1.Badge>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+        #expect(names == ["gold", "silver"])
+    }
+
+    @Test func aNewUniqueAttributeWithOneDefaultForEveryRowIsRefused() throws {
+        let url = temporaryStoreURL()
+        try seedBadges(url)
+        let before = try Data(contentsOf: url)
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: BadgeSchemaV2WithDefault.Badge.self, migrationPlan: BadgeDefaultPlan.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect(error.description.contains("Badge.code is added in"))
+        #expect(error.description.contains("all 2 stored rows the same value"))
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test func aRebuiltTableNeverReusesADeletedRowsKey() throws {
         let url = temporaryStoreURL()
         var deletedID: PersistentIdentifier?

@@ -205,32 +205,32 @@ public class ModelContext: Equatable {
         for state in changed.values { try add(state, \.updated) }
         for state in deleted.values { try add(state, \.deleted) }
         for batch in batchDeletes {
+            // The keys are needed only to let go of models this context holds for those rows.
+            let holdsModels = !(registered[batch.table.entity.name]?.isEmpty ?? true)
             changesByStore[ObjectIdentifier(batch.store), default: (batch.store, SQLiteStore.Changes())]
-                .changes.batchDeletes.append((batch.table, batch.condition))
+                .changes.batchDeletes.append((batch.table, batch.condition, holdsModels))
         }
 
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
         for (store, changes) in changesByStore.values {
-            let rowIDs = try store.save(changes)
+            let saved = try store.save(changes)
             // Committed: done with, even if another store's write fails after this one.
-            insertedIDs += finishInserts(changes.inserted, rowIDs: rowIDs, in: store)
+            insertedIDs += finishInserts(changes.inserted, rowIDs: saved.insertedRowIDs, in: store)
             inserted.removeAll { !$0.isInserted }
-            for state in changes.updated {
+            for state in changes.deleted {
+                deletedIDs.append(state.modelID)
+                registered[state.layout.entityName]?[state.rowID ?? -1] = nil
+                forget(deleted: state)
+            }
+            batchDeletes.removeAll { $0.store === store }
+            deletedIDs += forgetRows(deletedInBatches: saved.deletedRowIDs)
+            for state in changes.updated where !state.isDeleted {
                 state.markSaved()
                 changed[ObjectIdentifier(state)] = nil
                 updatedIDs.append(state.modelID)
             }
-            for state in changes.deleted {
-                deletedIDs.append(state.modelID)
-                registered[state.layout.entityName]?[state.rowID ?? -1] = nil
-                state.context = nil
-                state.model = nil
-                state.markSaved()
-                deleted[ObjectIdentifier(state)] = nil
-            }
-            batchDeletes.removeAll { $0.store === store }
         }
 
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
@@ -238,6 +238,32 @@ public class ModelContext: Equatable {
             NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
             NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
         ])
+    }
+
+    /// Lets go of a model whose row a save deleted.
+    private func forget(deleted state: ModelState) {
+        state.isDeleted = true
+        state.context = nil
+        state.model = nil
+        state.markSaved()
+        deleted[ObjectIdentifier(state)] = nil
+        changed[ObjectIdentifier(state)] = nil
+    }
+
+    /// Lets go of the models this context holds for rows batch deletes removed (ones loaded
+    /// after `delete(model:where:)` was called); returns their identifiers.
+    private func forgetRows(deletedInBatches rowIDsByEntity: [String: [Int64]]) -> [PersistentIdentifier] {
+        var identifiers: [PersistentIdentifier] = []
+        for (entity, rowIDs) in rowIDsByEntity {
+            guard var byRowID = registered.removeValue(forKey: entity) else { continue }
+            for rowID in rowIDs {
+                guard let state = byRowID.removeValue(forKey: rowID) else { continue }
+                identifiers.append(state.modelID)
+                forget(deleted: state)
+            }
+            registered[entity] = byRowID
+        }
+        return identifiers
     }
 
     /// Gives each saved insert of one store its row and registers it; returns the new identifiers.
@@ -493,16 +519,16 @@ public class ModelContext: Equatable {
         return pending.isEmpty && !hasDeletes ? nil : pending
     }
 
-    /// Whether unsaved changes can change what a query reading other entities' tables through
-    /// relationships selects or how it orders: an inserted, changed or deleted model of the
-    /// fetched entity or of one of those. (A changed shelf name moves stored, unchanged books
-    /// in and out of `$0.shelf?.name == "Fiction"`.)
     /// Whether a fetch, count or identifier fetch must take unsaved changes into account: it asks
     /// for them, and models of an entity it reads have some.
     private func unsavedChangesMatter<T>(to query: Query, _ descriptor: FetchDescriptor<T>) -> Bool {
         descriptor.includePendingChanges && !entitiesWithPendingChanges(readBy: query).isEmpty
     }
 
+    /// Whether unsaved changes can change what a query reading other entities' tables through
+    /// relationships selects or how it orders: an inserted, changed or deleted model of the
+    /// fetched entity or of one of those. (A changed shelf name moves stored, unchanged books
+    /// in and out of `$0.shelf?.name == "Fiction"`.)
     private func hasPendingChanges(affecting query: Query) -> Bool {
         !query.relatedEntities.isEmpty && !entitiesWithPendingChanges(readBy: query).isEmpty
     }
@@ -544,9 +570,18 @@ public class ModelContext: Equatable {
         return rowIDs.compactMap { byRowID[$0] }
     }
 
-    /// The models of the rows whose keys are in `range`, in key order.
-    func models<T: PersistentModel>(_ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query) throws -> [T] {
-        try materializeRows(query) { try query.store.forEachRow(query.table, rowIDsIn: range, $0) }
+    /// The models of the rows whose keys are in `range`, with their keys, in key order.
+    func keyedModels<T: PersistentModel>(
+        _ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query
+    ) throws -> [(rowID: Int64, model: T)] {
+        var rowIDs: [Int64] = []
+        let models: [T] = try materializeRows(query) { row in
+            try query.store.forEachRow(query.table, rowIDsIn: range) { rowID, values in
+                rowIDs.append(rowID)
+                try row(rowID, values)
+            }
+        }
+        return Array(zip(rowIDs, models))
     }
 
     /// The context's objects for the rows the query matches, in its order, read as they come
@@ -572,9 +607,7 @@ public class ModelContext: Equatable {
         var models: [any PersistentModel] = []
         try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
         // Every model was created as the class of the table's layout, so one check covers all.
-        guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else {
-            fatalError("\(T.self) is not the model class of entity \(entity) in this container (\(query.table.layout.modelType))")
-        }
+        guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else { Self.wrongClass(T.self, query) }
         return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
             for (index, model) in models.enumerated() {
                 (buffer.baseAddress! + index).initialize(to: unsafeDowncast(model, to: T.self))
@@ -586,20 +619,24 @@ public class ModelContext: Equatable {
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
         let model = materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: [:]])
-        guard let typed = model as? T else {
-            fatalError("\(T.self) is not the model class of entity \(query.table.entity.name) in this container (\(query.table.layout.modelType))")
-        }
+        guard let typed = model as? T else { Self.wrongClass(T.self, query) }
         return typed
+    }
+
+    private static func wrongClass(_ type: Any.Type, _ query: Query) -> Never {
+        fatalError("\(type) is not the model class of entity \(query.table.entity.name) in this container (\(query.table.layout.modelType))")
     }
 
     private func materialize(
         _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout [Int64: ModelState]
     ) -> any PersistentModel {
-        if let state = byRowID[rowID], let model = state.model {
+        let layout = query.table.layout
+        // A registered model of another class (one inserted from another container's schema
+        // version) does not stand for this row: a model of the table's class replaces it.
+        if let state = byRowID[rowID], state.layout === layout, let model = state.model {
             state.refresh(with: values)
             return model
         }
-        let layout = query.table.layout
         let state = layout.loadedStateType.init(layout: layout, values: values)
         state.rowID = rowID
         state.storeIdentifier = query.store.identifier

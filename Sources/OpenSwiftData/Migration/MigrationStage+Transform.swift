@@ -19,6 +19,11 @@ extension MigrationStage {
     /// of the same row; each batch is saved into the migration and let go, so memory stays
     /// bounded by the batch. `willMigrate` runs first, as in any custom stage. The old and new
     /// models must be versions of one entity (the same class name).
+    ///
+    /// When the new version only adds attributes, their columns are added in place and the old
+    /// and new models read the same rows: an old model shows a change your closure saved earlier
+    /// to another row's shared property. Keep each step to its own row, or read what you need
+    /// in `willMigrate`. When the table is rebuilt, old models read the rows as they were.
     public static func transform<Old: PersistentModel, New: PersistentModel>(
         fromVersion: any VersionedSchema.Type,
         toVersion: any VersionedSchema.Type,
@@ -57,11 +62,15 @@ extension ModelContext {
         let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
         for batch in rowIDs.chunked(by: max(batchSize, 1)) {
             let keys = batch.first!...batch.last!
-            // One table read twice, both times in key order: the models pair up by position.
-            let olds = try oldContext.models(Old.self, rowIDsIn: keys, oldQuery)
-            let news = try models(New.self, rowIDsIn: keys, newQuery)
-            for (old, new) in zip(olds, news) {
-                try transform(old, new)
+            // Both lists come in key order; a row one side lacks (the closure deleted it in an
+            // earlier batch) is skipped.
+            let olds = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery)
+            let news = try keyedModels(New.self, rowIDsIn: keys, newQuery)
+            var oldIndex = olds.startIndex
+            for new in news {
+                while oldIndex < olds.endIndex, olds[oldIndex].rowID < new.rowID { oldIndex += 1 }
+                guard oldIndex < olds.endIndex, olds[oldIndex].rowID == new.rowID else { continue }
+                try transform(olds[oldIndex].model, new.model)
             }
             try save()
             forgetUnchanged(entity: newName, rowIDs: batch)

@@ -68,7 +68,7 @@ enum StoreMigration {
             try MigrationSession.$current.withValue(session) {
                 try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate")
             }
-            try structure.dropRetainedTables(in: db)
+            try structure.finishCustomStage(in: db)
         }
         let rows = db.totalChangesCount - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)

@@ -38,8 +38,8 @@ class ModelState {
 
     init(layout: ModelLayout) {
         self.layout = layout
-        // Allocated on the first value set: a fetched model's initializer creates backing data
-        // that it replaces at once, and that one is never given a value.
+        // Allocated on the first value set, so backing data that never holds a value (one a
+        // custom `BackingData` replaces at once) costs no storage.
         values = []
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// A statement run straight through SQLite's C API, for the store's two hot paths: inserting
-/// every new row of an entity on a save, and reading every row a fetch returns.
+/// A statement run straight through SQLite's C API, for the store's hot paths: inserting and
+/// updating the rows of a save, and reading every row a fetch returns.
 ///
 /// Binding and reading values directly costs a fraction of GRDB's `StatementArguments` and
 /// `Row` (which were nearly half the work of a bulk insert and of a fetch). Used only inside
@@ -28,7 +28,7 @@ final class RawStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Runs a statement that returns no rows (an insert) once `bindValues` has bound each of
+    /// Runs a statement that returns no rows (an insert, an update) once `bindValues` has bound each of
     /// its parameters with ``bind(_:as:at:)`` or ``bind(_:at:)``.
     func execute(_ bindValues: (RawStatement) throws -> Void) throws {
         defer { sqlite3_reset(statement) }

@@ -51,11 +51,16 @@ struct RowWriter {
 
     /// Deletes every row of a table that `condition` selects (all rows for `nil`); their
     /// `.externalStorage` values go with them (`ON DELETE CASCADE`). The table must have no
-    /// relationships: no key or join row is touched.
-    func deleteRows(of table: TableLayout, where condition: SQLFragment?) throws {
-        try db.execute(
-            sql: "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? ""),
-            arguments: StatementArguments(condition?.arguments ?? []))
+    /// relationships: no key or join row is touched. Returns the deleted rows' keys when asked.
+    func deleteRows(of table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [Int64] {
+        var sql = "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? "")
+        let arguments = StatementArguments(condition?.arguments ?? [])
+        guard reportingKeys else {
+            try db.execute(sql: sql, arguments: arguments)
+            return []
+        }
+        sql += " RETURNING \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+        return try Int64.fetchAll(db, sql: sql, arguments: arguments)
     }
 
     mutating func insert(_ state: ModelState) throws -> Int64 {

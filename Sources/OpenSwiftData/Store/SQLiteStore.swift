@@ -296,7 +296,7 @@ final class SQLiteStore: Sendable {
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
         let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
         let condition = SQLFragment(
-            sql: "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(placeholders))",
+            sql: "\(table.qualifiedKeyColumn) IN (\(placeholders))",
             arguments: rowIDs.map(\.databaseValue))
         try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
     }
@@ -306,7 +306,7 @@ final class SQLiteStore: Sendable {
     /// every slice's shape.
     func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
         let condition = SQLFragment(
-            sql: "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) BETWEEN ? AND ?",
+            sql: "\(table.qualifiedKeyColumn) BETWEEN ? AND ?",
             arguments: [range.lowerBound.databaseValue, range.upperBound.databaseValue])
         try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
     }
@@ -362,7 +362,7 @@ final class SQLiteStore: Sendable {
         }
         if ordered {
             // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
-            let key = "\(table.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
+            let key = table.qualifiedKeyColumn
             sql += " ORDER BY " + (orderBy.map { "\($0), \(key)" } ?? key)
         }
         if limit != nil || offset != nil {
@@ -380,15 +380,25 @@ final class SQLiteStore: Sendable {
         var updated: [ModelState] = []
         var deleted: [ModelState] = []
         /// Every row of the table the condition selects (all rows for `nil`), deleted with one
-        /// statement; only for tables no relationship involves.
-        var batchDeletes: [(table: TableLayout, condition: SQLFragment?)] = []
+        /// statement; only for tables no relationship involves. With `reportsKeys`, the keys of
+        /// the deleted rows come back in ``Saved/deletedRowIDs``.
+        var batchDeletes: [(table: TableLayout, condition: SQLFragment?, reportsKeys: Bool)] = []
+    }
+
+    /// What a save wrote.
+    struct Saved {
+        /// The primary key of each inserted model, in order.
+        var insertedRowIDs: [Int64] = []
+        /// The keys of the rows batch deletes removed, by entity, for those that report them.
+        var deletedRowIDs: [String: [Int64]] = [:]
     }
 
     /// Writes the changes in one transaction and returns the primary key of each inserted
-    /// model, in order. An inserted model whose unique values match a stored row updates that
-    /// row and gets its key. Relationships are written after every new row has its key, so
-    /// new models may refer to each other. Nothing is written when anything fails.
-    func save(_ changes: Changes) throws -> [Int64] {
+    /// model, in order, and the keys of rows batch deletes removed. An inserted model whose
+    /// unique values match a stored row updates that row and gets its key. Relationships are
+    /// written after every new row has its key, so new models may refer to each other. Nothing
+    /// is written when anything fails.
+    func save(_ changes: Changes) throws -> Saved {
         guard !isReadOnly else {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was saved")
@@ -396,15 +406,18 @@ final class SQLiteStore: Sendable {
         do {
             return try write { db in
                 var writer = RowWriter(db: db, tables: tables)
-                for batch in changes.batchDeletes { try writer.deleteRows(of: batch.table, where: batch.condition) }
+                var saved = Saved()
+                for batch in changes.batchDeletes {
+                    let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: batch.reportsKeys)
+                    saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
+                }
                 for state in changes.deleted { try writer.delete(state) }
                 // Updates before inserts: an insert that upserts over a changed stored row must
                 // have the last word, since the inserted object is the one that stands for it.
                 for state in changes.updated { try writer.update(state) }
-                var rowIDs: [Int64] = []
-                rowIDs.reserveCapacity(changes.inserted.count)
+                saved.insertedRowIDs.reserveCapacity(changes.inserted.count)
                 for state in changes.inserted {
-                    rowIDs.append(try writer.insert(state))
+                    saved.insertedRowIDs.append(try writer.insert(state))
                 }
                 for state in changes.inserted {
                     try writer.writeRelationships(of: state, onlyChanged: false)
@@ -412,7 +425,7 @@ final class SQLiteStore: Sendable {
                 for state in changes.updated {
                     try writer.writeRelationships(of: state, onlyChanged: true)
                 }
-                return rowIDs
+                return saved
             }
         } catch let error as SwiftDataError {
             throw error
@@ -441,7 +454,7 @@ final class SQLiteStore: Sendable {
         case .joinTable(let table, let ownColumn, let otherColumn):
             let join = table.quotedDatabaseIdentifier
             ownerColumn = "\(join).\(ownColumn.quotedDatabaseIdentifier)"
-            sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.tableName).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) WHERE \(ownerColumn) IN (\(placeholders))"
+            sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.qualifiedKeyColumn) WHERE \(ownerColumn) IN (\(placeholders))"
         }
         let ownerIndex = Int32(1 + destination.columns.count + destination.foreignKeys.count)
         return try read { db in

@@ -18,9 +18,11 @@ struct StructureMigration {
     let new: Schema
     /// Whether a custom stage's `didMigrate` runs after: new non-optional attributes that have no
     /// default then start with their type's empty value (0, "", false, empty data, the reference
-    /// date) for the stage to fill, and changed tables are rebuilt keeping their old rows, renamed
-    /// `_osd_old_<Entity>`, until ``dropRetainedTables(in:)``: how a typed transform reads each
-    /// model as it was.
+    /// date) for the stage to fill. A table that only gains columns is altered in place, so its
+    /// old columns are still there to read; any other changed table is rebuilt keeping its old
+    /// rows, renamed `_osd_old_<Entity>`, until ``finishCustomStage(in:)``. Either way the
+    /// stage's old models read each row as it was: how a typed transform works. Unique indices
+    /// over the new columns wait until the stage has given each row its value.
     let preparesForCustomStage: Bool
     let fromName: String
     let toName: String
@@ -30,6 +32,9 @@ struct StructureMigration {
     let dropsRemovedEntities: Bool
     /// The old tables kept, by entity name.
     private(set) var retainedTables: [String: String] = [:]
+    /// Unique indices over new columns that every existing row holds one value in until the
+    /// custom stage fills them, created once it has: by entity, the constraint and its SQL.
+    private var deferredUniqueIndices: [(entity: String, constraint: [String], sql: String)] = []
 
     /// The SQL run, for the migration's report.
     private(set) var executedSQL: [String] = []
@@ -120,8 +125,44 @@ struct StructureMigration {
         }
     }
 
-    /// Drops the old tables kept for a typed transform.
-    mutating func dropRetainedTables(in db: Database) throws {
+    /// The new version's non-optional attributes that existing rows all get one value in: the
+    /// declared default, or, before a custom stage, a placeholder for it to replace.
+    private static func columnsFilledAlike(_ table: TableLayout, from previous: Schema.Entity) -> Set<String> {
+        Set(table.entity.attributesInOrder.filter { !$0.isOptional && previous.attribute(continuedBy: $0) == nil }.map(\.name))
+    }
+
+    /// Runs a changed table's index and side-table statements, keeping back (before a custom
+    /// stage) the unique indices over columns every row holds one value in for now.
+    private mutating func createIndices(_ statements: ArraySlice<String>, of table: TableLayout, from previous: Schema.Entity, _ db: Database) throws {
+        var deferred: [String: [String]] = [:]
+        if preparesForCustomStage {
+            let filledAlike = Self.columnsFilledAlike(table, from: previous)
+            for constraint in table.entity.uniquenessConstraints where !filledAlike.isDisjoint(with: constraint) {
+                deferred[table.uniqueIndexSQL(constraint)] = constraint
+            }
+        }
+        for sql in statements {
+            if let constraint = deferred[sql] {
+                deferredUniqueIndices.append((table.entity.name, constraint, sql))
+            } else {
+                try execute(sql, db)
+            }
+        }
+    }
+
+    /// After the custom stage: creates the unique indices kept back for it, then drops the old
+    /// tables kept for a typed transform. Rows the stage left sharing a unique value fail the
+    /// migration, naming the constraint.
+    mutating func finishCustomStage(in db: Database) throws {
+        for index in deferredUniqueIndices {
+            do {
+                try execute(index.sql, db)
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "after the custom stage to \(toName), stored \(index.entity) rows still share values of \(index.constraint.joined(separator: ", ")), which \(toName) declares unique; give every row its own value in the stage (nothing was changed)")
+            }
+        }
+        deferredUniqueIndices = []
         for table in retainedTables.values.sorted() {
             try execute("DROP TABLE \(table.quotedDatabaseIdentifier)", db)
         }
@@ -217,7 +258,15 @@ struct StructureMigration {
                 let old = previous.attribute(continuedBy: attribute)
                 return old?.name
             }
-            guard columns.count == constraint.count else { continue }
+            guard columns.count == constraint.count else {
+                let filledAlike = Self.columnsFilledAlike(table, from: previous).intersection(constraint)
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                if !preparesForCustomStage, !filledAlike.isEmpty, rows > 1 {
+                    problems.append(
+                        "\(entity.name).\(filledAlike.sorted().joined(separator: ", ")) is added in \(toName) as non-optional and unique, but its default would give all \(rows) stored rows the same value; fill it row by row in a custom stage (MigrationStage.transform), or make it optional")
+                }
+                continue
+            }
             let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
             let duplicates = try Row.fetchAll(
                 db,
@@ -330,9 +379,7 @@ struct StructureMigration {
         for column in dropped {
             try execute("ALTER TABLE \(quotedName) DROP COLUMN \(column.quotedDatabaseIdentifier)", db)
         }
-        for sql in table.creationSQL.dropFirst() {
-            try execute(sql, db)
-        }
+        try createIndices(table.creationSQL.dropFirst(), of: table, from: previous, db)
         return true
     }
 
@@ -418,9 +465,7 @@ struct StructureMigration {
             try execute("DROP TABLE \(quotedName)", db)
         }
         try execute("ALTER TABLE \(temporary) RENAME TO \(quotedName)", db)
-        for sql in creation.dropFirst() {
-            try execute(sql, db)
-        }
+        try createIndices(creation.dropFirst(), of: table, from: previous, db)
         for attribute in previous.attributesInOrder where attribute.options.contains(.externalStorage) {
             let oldSide = TableLayout.externalTableName(entity: entity.name, attribute: attribute.name)
             if !keptSideTables.contains(oldSide) {

@@ -29,6 +29,11 @@ struct TableLayout: @unchecked Sendable {
 
     static let primaryKeyColumn = "_pk"
 
+    /// The key column, qualified with the table's name for queries that join other tables.
+    var qualifiedKeyColumn: String {
+        "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
+    }
+
     let entity: Schema.Entity
     let layout: ModelLayout
     let columns: [Column]
@@ -150,6 +155,11 @@ struct TableLayout: @unchecked Sendable {
         "SELECT \"value\" FROM \(externalTableName(column)) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
     }
 
+    /// `CREATE UNIQUE INDEX` of one of the entity's uniqueness constraints.
+    func uniqueIndexSQL(_ constraint: [String]) -> String {
+        indexDefinition(columns: constraint, unique: true).sql
+    }
+
     private func indexDefinition(columns: [String], unique: Bool) -> (name: String, sql: String) {
         let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -181,8 +191,8 @@ struct TableLayout: @unchecked Sendable {
         try encoding(state, column) { value in try value.map { try column.codec.encode($0) } ?? .null }
     }
 
-    /// Binds the model's value for `column` to a parameter of an insert, with the errors of
-    /// ``encode(_:_:)``.
+    /// Binds the model's value for `column` to a parameter of an insert or update, with the
+    /// errors of ``encode(_:_:)``.
     func bind(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {
         try encoding(state, column) { try statement.bind($0, as: column.codec, at: position) }
     }
@@ -197,6 +207,9 @@ struct TableLayout: @unchecked Sendable {
         }
         do {
             return try body(value)
+        } catch let error as DatabaseError {
+            // SQLite refusing the bound value (too big, say) is the save's failure, not the codec's.
+            throw error
         } catch {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) could not be encoded for storage: \(error)")
