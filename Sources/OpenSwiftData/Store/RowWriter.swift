@@ -8,14 +8,19 @@ struct RowWriter {
     let tables: [String: TableLayout]
     /// The keys of the rows inserted so far in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
-    /// Each entity's insert statement, prepared once per save.
-    private var insertStatements: [String: RawStatement] = [:]
-    /// The update statements of each entity, by the columns they set, prepared once per save.
-    private var updateStatements: [UpdatedColumns: RawStatement] = [:]
+    /// The statements of this save, each prepared once: a save of many models runs the same
+    /// few statements once per model.
+    private var statements: [Statement: RawStatement] = [:]
 
-    private struct UpdatedColumns: Hashable {
+    private struct Statement: Hashable {
+        enum Purpose: Hashable {
+            case insert, delete
+            /// An update of these columns (indices into the table's columns).
+            case update([Int])
+        }
+
         let entity: String
-        let columnIndices: [Int]
+        let purpose: Purpose
     }
 
     init(db: Database, tables: [String: TableLayout]) {
@@ -40,7 +45,7 @@ struct RowWriter {
     mutating func delete(_ state: ModelState) throws {
         guard let rowID = state.rowID else { return }
         let table = try table(of: state)
-        try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [rowID])
+        try statement(.delete, of: table).execute { try $0.bind(rowID.databaseValue, at: 1) }
         for relationship in table.relationships {
             if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
                 try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
@@ -76,7 +81,7 @@ struct RowWriter {
         } else {
             // Values are bound one by one straight from the model: a bulk insert runs this for
             // every row, and arrays of arguments per row cost as much as SQLite's own work.
-            try insertStatement(for: table).execute { statement in
+            try statement(.insert, of: table).execute { statement in
                 for (offset, column) in table.columns.enumerated() {
                     try table.bind(state, column, to: statement, at: Int32(offset + 1))
                 }
@@ -116,12 +121,18 @@ struct RowWriter {
         return nil
     }
 
-    /// The entity's insert statement, prepared once per save.
-    private mutating func insertStatement(for table: TableLayout) throws -> RawStatement {
-        if let prepared = insertStatements[table.entity.name] { return prepared }
-        let statement = try RawStatement(sql: table.insertSQL, in: db)
-        insertStatements[table.entity.name] = statement
-        return statement
+    /// The table's statement for `purpose`, prepared on first use in this save.
+    private mutating func statement(_ purpose: Statement.Purpose, of table: TableLayout) throws -> RawStatement {
+        let key = Statement(entity: table.entity.name, purpose: purpose)
+        if let prepared = statements[key] { return prepared }
+        let sql = switch purpose {
+        case .insert: table.insertSQL
+        case .delete: table.deleteSQL
+        case .update(let columnIndices): table.updateSQL(columnIndices: columnIndices)
+        }
+        let prepared = try RawStatement(sql: sql, in: db)
+        statements[key] = prepared
+        return prepared
     }
 
     mutating func update(_ state: ModelState) throws {
@@ -140,15 +151,7 @@ struct RowWriter {
     /// per save for each set of columns: saving a migration's batch or a bulk edit updates
     /// thousands of rows that changed the same properties.
     private mutating func updateRow(_ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int]) throws {
-        let key = UpdatedColumns(entity: table.entity.name, columnIndices: columnIndices)
-        let statement: RawStatement
-        if let prepared = updateStatements[key] {
-            statement = prepared
-        } else {
-            statement = try RawStatement(sql: table.updateSQL(columnIndices: columnIndices), in: db)
-            updateStatements[key] = statement
-        }
-        try statement.execute { statement in
+        try statement(.update(columnIndices), of: table).execute { statement in
             for (offset, index) in columnIndices.enumerated() {
                 try table.bind(state, table.columns[index], to: statement, at: Int32(offset + 1))
             }
