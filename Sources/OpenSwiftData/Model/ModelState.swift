@@ -32,7 +32,7 @@ class ModelState {
     /// are applied as it is initialized, and must not replace the loaded ones.
     var isBeingLoaded = false
     /// Properties changed since the last save, by index.
-    var changedProperties: Set<Int> = []
+    var changedProperties: PropertyIndexSet = []
     /// The values as last saved, kept from the first unsaved change so rollback can restore them.
     var committedValues: ContiguousArray<Any?>?
 
