@@ -411,10 +411,13 @@ final class SQLiteStore: Sendable {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: batch.reportsKeys)
                     saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
                 }
-                for state in changes.deleted { try writer.delete(state) }
+                // Deletes and updates go table by table in key order: the context hands them over
+                // in hash order, and a million of them in that order would jump around the
+                // table and its indices, through far more pages than SQLite's cache holds.
+                for state in changes.deleted.sorted(by: Self.tableAndKeyOrder) { try writer.delete(state) }
                 // Updates before inserts: an insert that upserts over a changed stored row must
                 // have the last word, since the inserted object is the one that stands for it.
-                for state in changes.updated { try writer.update(state) }
+                for state in changes.updated.sorted(by: Self.tableAndKeyOrder) { try writer.update(state) }
                 saved.insertedRowIDs.reserveCapacity(changes.inserted.count)
                 for state in changes.inserted {
                     saved.insertedRowIDs.append(try writer.insert(state))
@@ -436,6 +439,10 @@ final class SQLiteStore: Sendable {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
         }
+    }
+
+    private static func tableAndKeyOrder(_ first: ModelState, _ second: ModelState) -> Bool {
+        (ObjectIdentifier(first.layout), first.rowID ?? 0) < (ObjectIdentifier(second.layout), second.rowID ?? 0)
     }
 
     /// The rows of `destination` that a to-many relationship holds for each of the rows
