@@ -7,8 +7,11 @@ extension ModelContext {
     /// When no relationship involves the entity and it has no unsaved changes, the models are
     /// not loaded: the next save removes the matching rows with one `DELETE`, and until then
     /// fetches that include pending changes leave them out. Models of those rows this context
-    /// already holds are marked deleted at once, as ``delete(_:)`` marks them. Otherwise each
-    /// matching model is fetched and deleted, so delete rules run as they do for ``delete(_:)``.
+    /// already holds are marked deleted at once, as ``delete(_:)`` marks them; ones it loads
+    /// before the save are let go at the save. The predicate is evaluated by that `DELETE`, so
+    /// it also removes matching rows other contexts saved in between, and `didSave` lists only
+    /// the deleted rows this context held models for. Otherwise each matching model is fetched
+    /// and deleted, so delete rules run as they do for ``delete(_:)``.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         let descriptor = FetchDescriptor<T>(predicate: predicate)
