@@ -55,7 +55,12 @@ public class ModelContext: Equatable {
     }
 
     deinit {
-        for state in allRegisteredStates { state.model = nil }
+        // Each state holds its model while registered; let go of them in place, without
+        // gathering every state of a large context into one more array first.
+        for byRowID in registered.values {
+            for state in byRowID.values { state.model = nil }
+        }
+        for state in inserted { state.model = nil }
     }
 
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool {
@@ -657,10 +662,6 @@ public class ModelContext: Equatable {
             state.context = nil
             state.model = nil
         }
-    }
-
-    private var allRegisteredStates: [ModelState] {
-        registered.values.flatMap(\.values) + inserted
     }
 
     static func state(of model: some PersistentModel) -> ModelState {
