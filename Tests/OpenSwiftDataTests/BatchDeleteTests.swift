@@ -153,6 +153,8 @@ import Testing
         }
         let context = try open(url, Playlist.self, Song.self)
         try context.delete(model: Song.self, where: #Predicate { $0.title == "Blue" })
+        // Loaded and marked deleted, not left to a statement at the save.
+        #expect(context.deletedModelsArray.count == 1)
         try context.save()
         let reopened = try open(url, Playlist.self, Song.self)
         let playlist = try #require(try reopened.fetch(FetchDescriptor<Playlist>()).first)

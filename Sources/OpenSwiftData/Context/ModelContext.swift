@@ -260,13 +260,13 @@ public class ModelContext: Equatable {
     private func forgetRows(deletedInBatches rowIDsByEntity: [String: [Int64]]) -> [PersistentIdentifier] {
         var identifiers: [PersistentIdentifier] = []
         for (entity, rowIDs) in rowIDsByEntity {
-            guard var byRowID = registered.removeValue(forKey: entity) else { continue }
-            for rowID in rowIDs {
-                guard let state = byRowID.removeValue(forKey: rowID) else { continue }
-                identifiers.append(state.modelID)
-                forget(deleted: state)
+            withRegistry(of: entity) { byRowID in
+                for rowID in rowIDs {
+                    guard let state = byRowID.removeValue(forKey: rowID) else { continue }
+                    identifiers.append(state.modelID)
+                    forget(deleted: state)
+                }
             }
-            registered[entity] = byRowID
         }
         return identifiers
     }
@@ -602,15 +602,12 @@ public class ModelContext: Equatable {
     private func materializeRows<T: PersistentModel>(
         _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
     ) throws -> [T] {
-        // The entity's registry is taken out for the batch, so each row costs one lookup by
-        // key rather than a hash of the entity's name too.
-        let entity = query.table.entity.name
-        var byRowID = registered.removeValue(forKey: entity) ?? [:]
-        defer { registered[entity] = byRowID }
         // Gathered with a concrete element type: appending to an `[T]` here would look up the
         // generic array type's metadata for every row.
         var models: [any PersistentModel] = []
-        try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
+        try withRegistry(of: query.table.entity.name) { byRowID in
+            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
+        }
         // Every model was created as the class of the table's layout, so one check covers all.
         guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else { Self.wrongClass(T.self, query) }
         return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
@@ -654,14 +651,24 @@ public class ModelContext: Equatable {
 
     /// Lets go of the given rows' objects that have no unsaved changes.
     func forgetUnchanged(entity: String, rowIDs: [Int64]) {
-        guard var byRowID = registered.removeValue(forKey: entity) else { return }
-        defer { registered[entity] = byRowID }
-        for rowID in rowIDs {
-            guard let state = byRowID[rowID], !state.hasChanges else { continue }
-            byRowID[rowID] = nil
-            state.context = nil
-            state.model = nil
+        withRegistry(of: entity) { byRowID in
+            for rowID in rowIDs {
+                guard let state = byRowID[rowID], !state.hasChanges else { continue }
+                byRowID[rowID] = nil
+                state.context = nil
+                state.model = nil
+            }
         }
+    }
+
+    /// Runs `body` on one entity's registered states, taken out of `registered` for the run:
+    /// a batch of rows then costs one lookup by key each, not a hash of the entity's name too.
+    private func withRegistry<Result>(
+        of entity: String, _ body: (inout [Int64: ModelState]) throws -> Result
+    ) rethrows -> Result {
+        var byRowID = registered.removeValue(forKey: entity) ?? [:]
+        defer { registered[entity] = byRowID }
+        return try body(&byRowID)
     }
 
     static func state(of model: some PersistentModel) -> ModelState {
