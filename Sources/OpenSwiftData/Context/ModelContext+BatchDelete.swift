@@ -38,9 +38,9 @@ extension ModelContext {
     /// query matches.
     private func canDeleteInOneStatement(_ query: Query) -> Bool {
         let entity = query.table.entity.name
-        let involved = !query.table.relationships.isEmpty || !query.relatedEntities.isEmpty
-            || container.stores.contains { store in
-                store.tables.values.contains { table in table.relationships.contains { $0.destination == entity } }
+        let involved = !query.table.entity.relationshipsInOrder.isEmpty || !query.relatedEntities.isEmpty
+            || container.schema.entities.contains { other in
+                other.relationshipsInOrder.contains { $0.destination == entity }
             }
         let hasUnsavedChanges = (inserted + changed.values + deleted.values).contains { $0.layout.entityName == entity }
         return !involved && !hasUnsavedChanges
