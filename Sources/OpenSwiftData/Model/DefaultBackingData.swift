@@ -12,9 +12,8 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         super.init(layout: ModelLayout.of(modelType))
     }
 
-    init(layout: ModelLayout, values: ContiguousArray<Any?>) {
-        super.init(layout: layout)
-        self.values = values
+    override init(layout: ModelLayout, values: ContiguousArray<Any?>) {
+        super.init(layout: layout, values: values)
     }
 
     /// The backing data for a model whose `_$backingData` is being initialized: the loaded

@@ -36,11 +36,14 @@ class ModelState {
     /// The values as last saved, kept from the first unsaved change so rollback can restore them.
     var committedValues: ContiguousArray<Any?>?
 
-    init(layout: ModelLayout) {
+    /// Backing data over `values`; with none, room for them is made on the first value set, so
+    /// backing data that never holds a value (one a custom `BackingData` replaces at once)
+    /// costs no storage.
+    init(layout: ModelLayout, values: ContiguousArray<Any?> = ContiguousArray()) {
         self.layout = layout
-        // Allocated on the first value set, so backing data that never holds a value (one a
-        // custom `BackingData` replaces at once) costs no storage.
-        values = []
+        // `ContiguousArray()`, not `[]`: the literal looks the array's storage class up in the
+        // runtime's generic metadata cache, a lock and a few hundred instructions per model.
+        self.values = values
     }
 
     /// The value held for the property at `index`, faults included; `nil` when it has none.
@@ -97,7 +100,7 @@ class ModelState {
             if layout.properties[index].isExternallyStored, let fault = value as? ExternalValueFault {
                 return loadExternalValue(fault, at: index)
             }
-            return value as! Value
+            return unbox(value, as: Value.self)
         }
         if let optional = Value.self as? any OptionalProtocol.Type {
             return optional.noneValue as! Value

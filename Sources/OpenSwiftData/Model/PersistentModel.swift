@@ -79,7 +79,11 @@ extension PersistentModel {
 
     /// OpenSwiftData's backing data for the model, unless someone replaced it with their own.
     var modelState: ModelState? {
-        persistentBackingData as? ModelState
+        // Casting the opened backing data is a class-to-class cast. Casting the existential
+        // `any BackingData<Self>` first looks its metadata up in the runtime's hashed cache, and
+        // this runs on every insert, identifier and change check.
+        func state(_ backingData: some BackingData) -> ModelState? { backingData as? ModelState }
+        return state(persistentBackingData)
     }
 
     // MARK: Values, as the accessors `@Model` generates read and write them

@@ -4,7 +4,7 @@ import GRDB
 /// How values of one Swift type are written to and read from an SQLite column.
 ///
 /// Built once per attribute from the attribute's value type, then used for every row, so the
-/// per-value work is a cast and a conversion, never reflection:
+/// per-value work is an unboxing and a conversion, never reflection:
 ///
 /// | Swift type | stored as |
 /// |---|---|
@@ -190,37 +190,37 @@ final class ValueCodec: @unchecked Sendable {
     private static func integer<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer { from($0) }, writing: .integer { to($0 as! T) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer { from($0) }, writing: .integer { to(unbox($0, as: T.self)) })
     }
 
     private static func real<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Double, from: @escaping (Double) -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real { from($0) }, writing: .real { to($0 as! T) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real { from($0) }, writing: .real { to(unbox($0, as: T.self)) })
     }
 
     private static func text<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> String, from: @escaping (String) throws -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text { try from($0) }, writing: .text { to($0 as! T) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text { try from($0) }, writing: .text { to(unbox($0, as: T.self)) })
     }
 
     private static func blob<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (UnsafeRawBufferPointer) throws -> T
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob { try from($0) }, writing: .blob { to($0 as! T) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob { try from($0) }, writing: .blob { to(unbox($0, as: T.self)) })
     }
 
     private static func rawValueCodec<R: RawRepresentable>(_ type: R.Type) -> ValueCodec? {
         guard let raw = primitive(R.RawValue.self) else { return nil }
         let reading = raw.reading.then { rawValue in
-            guard let value = R(rawValue: rawValue as! R.RawValue) else {
+            guard let value = R(rawValue: unbox(rawValue, as: R.RawValue.self)) else {
                 throw ValueCodecError.unreadable(typeName: "\(R.self)", stored: "\(rawValue)")
             }
             return value
         }
         return ValueCodec(
-            storage: raw.storage, typeName: "\(R.self)", reading: reading, writing: raw.writing.after { ($0 as! R).rawValue })
+            storage: raw.storage, typeName: "\(R.self)", reading: reading, writing: raw.writing.after { unbox($0, as: R.self).rawValue })
     }
 
     private static func jsonCodec<T: Codable>(_ type: T.Type) -> ValueCodec {
@@ -229,7 +229,7 @@ final class ValueCodec: @unchecked Sendable {
         }, writing: .text { value in
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return String(decoding: try encoder.encode(value as! T), as: UTF8.self)
+            return String(decoding: try encoder.encode(unbox(value, as: T.self)), as: UTF8.self)
         })
     }
 }
