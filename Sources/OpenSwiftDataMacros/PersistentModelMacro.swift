@@ -104,7 +104,7 @@ extension PersistentModelMacro: MemberMacro {
             """,
             """
             @Transient
-            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
             """,
             """
             internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: className), _M>) {

@@ -74,7 +74,7 @@ import Testing
                 }
 
                 @Transient
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -394,4 +394,23 @@ import Testing
         movie.title = "Up!"
         #expect(titleChanges.value == 1)
     }
+
+    @Test func aFetchedModelChangedBeforeAnyReadIsObservedOnceRead() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Movie.self) { context in
+            context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
+        }
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        let movie = try #require(try context.fetch(FetchDescriptor<Movie>()).first)
+        movie.rating = 9    // nobody has read the model yet: no observer to tell
+        let titles = Recorder<[String]>([])
+        // The handler reads the model while the change is under way, as SwiftUI does.
+        let held = Recorder(movie)
+        withObservationTracking { _ = movie.title } onChange: { titles.value.append(held.value.title) }
+        movie.title = "Up!"
+        #expect(titles.value == ["Up"])    // told before the change, once
+        movie.title = "Up!!"
+        #expect(titles.value == ["Up"])    // withObservationTracking tells only the first change
+        #expect(movie.rating == 9)
+    }
 }

@@ -2,7 +2,7 @@
 // model code written for SwiftData compiles unchanged after `import OpenSwiftData`.
 // The implementations live in the `OpenSwiftDataMacros` compiler plugin.
 
-// The expansion of `@Model` names `Observation.ObservationRegistrar` and `Observation.Observable`.
+// The expansion of `@Model` names `Observation.Observable`.
 // Users import only this module (as they import only SwiftData), so it re-exports Observation.
 @_exported import Observation
 

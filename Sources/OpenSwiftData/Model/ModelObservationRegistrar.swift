@@ -1,0 +1,38 @@
+import Observation
+
+/// A model's observation registrar, created the first time one of the model's properties is read.
+///
+/// The code `@Model` generates keeps one of these where SwiftData keeps an
+/// `ObservationRegistrar`. A registrar is two heap objects and a lock, and most models a bulk
+/// insert creates or a fetch loads are never read through their properties. An observer only
+/// exists once a property was read (that read is what `withObservationTracking` and SwiftUI
+/// record), so until then a change has nobody to tell, and skips the registrar.
+///
+/// Like the model that holds it, it is used from one thread or actor at a time.
+public struct ModelObservationRegistrar: Sendable {
+    /// Holds the registrar once it exists. `ObservationRegistrar` comes from a module built for
+    /// library evolution, so an optional of it is tested and copied through the runtime's value
+    /// witnesses; an optional class reference is a pointer compared with zero.
+    private final class Created: Sendable {
+        let registrar = ObservationRegistrar()
+    }
+
+    private var created: Created?
+
+    public init() {}
+
+    /// Records a read of `keyPath` for whoever is tracking reads, creating the registrar the
+    /// first time.
+    public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        if created == nil { created = Created() }
+        created.unsafelyUnwrapped.registrar.access(subject, keyPath: keyPath)
+    }
+
+    /// Runs `mutation`, telling the observers of `keyPath`, if there are any, before and after.
+    public func withMutation<Subject: Observable, Member, Result>(
+        of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        guard let created else { return try mutation() }
+        return try created.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+    }
+}
