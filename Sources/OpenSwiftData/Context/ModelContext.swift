@@ -273,28 +273,33 @@ public class ModelContext: Equatable {
 
     /// Gives each saved insert of one store its row and registers it; returns the new identifiers.
     private func finishInserts(_ states: [ModelState], rowIDs: [Int64], in store: SQLiteStore) -> [PersistentIdentifier] {
-        var registeredEntity: (name: String, byRowID: [Int64: ModelState])?
-        defer { if let registeredEntity { registered[registeredEntity.name] = registeredEntity.byRowID } }
-        return zip(states, rowIDs).map { state, rowID in
-            state.rowID = rowID
-            state.storeIdentifier = store.identifier
-            state.markSaved()
-            // Inserts come mostly in runs of one entity: its registry is taken out for the run
-            // instead of being looked up by name for every model.
-            let entity = state.layout.entityName
-            if registeredEntity?.name != entity {
-                if let registeredEntity { registered[registeredEntity.name] = registeredEntity.byRowID }
-                registeredEntity = (entity, registered.removeValue(forKey: entity) ?? [:])
+        var identifiers: [PersistentIdentifier] = []
+        identifiers.reserveCapacity(states.count)
+        var start = states.startIndex
+        while start < states.endIndex {
+            // Inserts come mostly in runs of one entity: each run's registry is taken out once,
+            // and grown once to hold the whole run.
+            let layout = states[start].layout
+            let end = states[start...].firstIndex { $0.layout !== layout } ?? states.endIndex
+            withRegistry(of: layout.entityName) { byRowID in
+                byRowID.reserveCapacity(byRowID.count + (end - start))
+                for index in start..<end {
+                    let state = states[index], rowID = rowIDs[index]
+                    state.rowID = rowID
+                    state.storeIdentifier = store.identifier
+                    state.markSaved()
+                    if let previous = byRowID.updateValue(state, forKey: rowID), previous !== state {
+                        // A unique constraint made the insert update a stored row this context
+                        // held: the inserted object now stands for that row.
+                        previous.context = nil
+                        previous.model = nil
+                    }
+                    identifiers.append(state.modelID)
+                }
             }
-            if let previous = registeredEntity!.byRowID[rowID], previous !== state {
-                // A unique constraint made the insert update a stored row this context held:
-                // the inserted object now stands for that row.
-                previous.context = nil
-                previous.model = nil
-            }
-            registeredEntity!.byRowID[rowID] = state
-            return state.modelID
+            start = end
         }
+        return identifiers
     }
 
     func scheduleAutosave() {

@@ -37,6 +37,12 @@ final class RawStatement {
         guard code == SQLITE_DONE else { throw Self.error(code, db, sql) }
     }
 
+    /// The key of the row the connection inserted last, read from SQLite directly: GRDB's
+    /// `lastInsertedRowID` first checks which queue it runs on, which costs more than the read.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(db.sqliteConnection)
+    }
+
     /// Runs a query with these values and calls `body` for each row, which reads its columns
     /// with ``value(at:)``.
     func forEachRow(_ values: [DatabaseValue], _ body: (RawStatement) throws -> Void) throws {

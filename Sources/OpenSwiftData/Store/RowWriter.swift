@@ -6,11 +6,16 @@ import GRDB
 struct RowWriter {
     let db: Database
     let tables: [String: TableLayout]
-    /// The keys of the rows inserted so far in this save, by model state.
+    /// The keys of the rows inserted so far in this save, by model state, kept only when some
+    /// table has relationships: they are what the relationship keys written last point at.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
+    private let keepsNewRowIDs: Bool
     /// The statements of this save, each prepared once: a save of many models runs the same
     /// few statements once per model.
     private var statements: [Statement: RawStatement] = [:]
+    /// The table of the model written last. A save writes its models in runs of one entity,
+    /// so most lookups by entity name are skipped.
+    private var lastTable: TableLayout?
 
     private struct Statement: Hashable {
         enum Purpose: Hashable {
@@ -19,20 +24,23 @@ struct RowWriter {
             case update([Int])
         }
 
-        let entity: String
+        let table: ObjectIdentifier
         let purpose: Purpose
     }
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
         self.tables = tables
+        keepsNewRowIDs = tables.values.contains { !$0.relationships.isEmpty }
     }
 
-    private func table(of state: ModelState) throws -> TableLayout {
+    private mutating func table(of state: ModelState) throws -> TableLayout {
+        if let lastTable, lastTable.layout === state.layout { return lastTable }
         guard let table = tables[state.layout.entityName] else {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
         }
+        lastTable = table
         return table
     }
 
@@ -81,7 +89,8 @@ struct RowWriter {
         } else {
             // Values are bound one by one straight from the model: a bulk insert runs this for
             // every row, and arrays of arguments per row cost as much as SQLite's own work.
-            try statement(.insert, of: table).execute { statement in
+            let insert = try statement(.insert, of: table)
+            try insert.execute { statement in
                 for (offset, column) in table.columns.enumerated() {
                     try table.bind(state, column, to: statement, at: Int32(offset + 1))
                 }
@@ -89,9 +98,9 @@ struct RowWriter {
                     try statement.bind(key ?? .null, at: Int32(table.columns.count + offset + 1))
                 }
             }
-            rowID = db.lastInsertedRowID
+            rowID = insert.lastInsertedRowID
         }
-        newRowIDs[ObjectIdentifier(state)] = rowID
+        if keepsNewRowIDs { newRowIDs[ObjectIdentifier(state)] = rowID }
         try writeExternalValues(state, table, rowID: rowID) { _ in true }
         return rowID
     }
@@ -123,7 +132,7 @@ struct RowWriter {
 
     /// The table's statement for `purpose`, prepared on first use in this save.
     private mutating func statement(_ purpose: Statement.Purpose, of table: TableLayout) throws -> RawStatement {
-        let key = Statement(entity: table.entity.name, purpose: purpose)
+        let key = Statement(table: ObjectIdentifier(table), purpose: purpose)
         if let prepared = statements[key] { return prepared }
         let sql = switch purpose {
         case .insert: table.insertSQL

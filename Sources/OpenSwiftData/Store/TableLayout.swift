@@ -9,7 +9,10 @@ import GRDB
 /// `_osd_external_<Entity>_<attribute>`, one row per model, read when the property is first
 /// accessed. Relationships are stored as ``StoredRelationship`` describes: to-one relationships as
 /// integer columns after the attributes.
-struct TableLayout: @unchecked Sendable {
+///
+/// A class, built once per store and never changed: a save and a fetch hand it on for every
+/// row, and a reference costs one retain where the struct's fields cost a dozen.
+final class TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
     // A class: fetches and saves pass columns around for every row, and a reference is
     // cheaper to hand on than a name, a codec and two more fields.
