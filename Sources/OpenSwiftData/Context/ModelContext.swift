@@ -580,10 +580,14 @@ public class ModelContext: Equatable {
         return rowIDs.compactMap { byRowID[$0] }
     }
 
-    /// The models of the rows whose keys are in `range`, with their keys, in key order.
+    /// The models of the rows whose keys are in `range`, in key order, and their keys.
+    ///
+    /// Two arrays, not one of pairs: a migration runs this unspecialized for its model types,
+    /// where each step through an array of tuples looks the runtime metadata of an optional
+    /// tuple up again.
     func keyedModels<T: PersistentModel>(
         _ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query
-    ) throws -> [(rowID: Int64, model: T)] {
+    ) throws -> (rowIDs: [Int64], models: [T]) {
         var rowIDs: [Int64] = []
         let models: [T] = try materializeRows(query) { row in
             try query.store.forEachRow(query.table, rowIDsIn: range) { rowID, values in
@@ -591,7 +595,7 @@ public class ModelContext: Equatable {
                 try row(rowID, values)
             }
         }
-        return Array(zip(rowIDs, models))
+        return (rowIDs, models)
     }
 
     /// The context's objects for the rows the query matches, in its order, read as they come

@@ -66,11 +66,11 @@ extension ModelContext {
             // earlier batch) is skipped.
             let olds = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery)
             let news = try keyedModels(New.self, rowIDsIn: keys, newQuery)
-            var oldIndex = olds.startIndex
-            for new in news {
-                while oldIndex < olds.endIndex, olds[oldIndex].rowID < new.rowID { oldIndex += 1 }
-                guard oldIndex < olds.endIndex, olds[oldIndex].rowID == new.rowID else { continue }
-                try transform(olds[oldIndex].model, new.model)
+            var oldIndex = 0
+            for (newIndex, rowID) in news.rowIDs.enumerated() {
+                while oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] < rowID { oldIndex += 1 }
+                guard oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] == rowID else { continue }
+                try transform(olds.models[oldIndex], news.models[newIndex])
             }
             try save()
             forgetUnchanged(entity: newName, rowIDs: batch)
