@@ -30,6 +30,7 @@ import Testing
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)
         context.insert(movie)
         let temporary = movie.persistentModelID
+        #expect(movie.persistentModelID == temporary)    // the same until the save
         #expect(movie.modelContext === context)
         #expect(movie.hasChanges)
         #expect(context.hasChanges)

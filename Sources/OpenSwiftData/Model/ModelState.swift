@@ -13,17 +13,13 @@ class ModelState {
     // runtime's exclusivity check, a call before and after each access, is skipped.
     @exclusivity(unchecked) var values: ContiguousArray<Any?>
 
+    // Stored properties are laid out in declaration order. The flags sit after `rowID`, in the
+    // padding its optional's tag leaves, and the temporary identifier is kept as its UUID: a
+    // model's backing data then fits a 144-byte allocation instead of a 192-byte one, which a
+    // million models in one context feel.
+
     /// The row holding the model, once it has been saved or fetched.
     var rowID: Int64?
-    /// The store the row is in.
-    var storeIdentifier: String?
-    private var temporaryID: PersistentIdentifier?
-
-    /// The context the model is registered with.
-    weak var context: ModelContext?
-    /// The model itself, kept alive by its context while it is registered there.
-    var model: (any PersistentModel)?
-
     /// Inserted into its context and not saved yet.
     var isInserted = false
     /// Deleted from its context.
@@ -31,6 +27,16 @@ class ModelState {
     /// The model is being created over these values: the initial values its declarations give
     /// are applied as it is initialized, and must not replace the loaded ones.
     var isBeingLoaded = false
+    /// The store the row is in.
+    var storeIdentifier: String?
+    /// The key of the model's temporary identifier, made the first time it is asked for.
+    private var temporaryKey: UUID?
+
+    /// The context the model is registered with.
+    weak var context: ModelContext?
+    /// The model itself, kept alive by its context while it is registered there.
+    var model: (any PersistentModel)?
+
     /// Properties changed since the last save, by index.
     var changedProperties: PropertyIndexSet = []
     /// The values as last saved, kept from the first unsaved change so rollback can restore them.
@@ -80,10 +86,8 @@ class ModelState {
         if let rowID {
             return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: layout.entityName, key: .row(rowID))
         }
-        if let temporaryID { return temporaryID }
-        let id = PersistentIdentifier.temporary(entityName: layout.entityName)
-        temporaryID = id
-        return id
+        if temporaryKey == nil { temporaryKey = UUID() }
+        return PersistentIdentifier(storeIdentifier: nil, entityName: layout.entityName, key: .temporary(temporaryKey!))
     }
 
     var hasChanges: Bool {
