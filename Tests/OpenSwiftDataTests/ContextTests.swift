@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Observation
 import Testing
 @testable import OpenSwiftData
@@ -232,6 +233,49 @@ import Testing
         let stored = try ModelContext(context.container).fetch(FetchDescriptor<Tag>())
         #expect(stored.count == 1)
         #expect(stored[0].uses == 5)
+    }
+
+    @Test func aNewUniqueRowWithTheKeyOfTheRowInsertedBeforeItGetsItsKey() throws {
+        let context = ModelContext(try ModelContainer(
+            for: Movie.self, Tag.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        // Keys are counted per table, the last inserted key per connection: the tag's row gets
+        // the key the movie's just got, so the key alone cannot tell an insert from an update.
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        let tag = Tag(name: "pixar", uses: 2)
+        context.insert(movie)
+        context.insert(tag)
+        try context.save()
+        #expect(tag.persistentModelID.rowID == movie.persistentModelID.rowID)
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Tag>())
+        #expect(stored.map(\.uses) == [2])
+        #expect(stored.first?.persistentModelID == tag.persistentModelID)
+
+        // An upsert that updates an older row, after another insert: the last inserted key is
+        // the other row's.
+        context.insert(Tag(name: "ghibli", uses: 1))
+        let duplicate = Tag(name: "pixar", uses: 7)
+        context.insert(duplicate)
+        try context.save()
+        #expect(duplicate.persistentModelID == tag.persistentModelID)
+        let tags = try ModelContext(context.container).fetch(FetchDescriptor<Tag>(sortBy: [SortDescriptor(\.name)]))
+        #expect(tags.map(\.uses) == [1, 7])
+    }
+
+    @Test func aStoreWithoutTheUniqueIndexStillUpdatesTheStoredRow() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Tag.self) { $0.insert(Tag(name: "pixar", uses: 1)) }
+        // As during a migration's custom stage, which creates the index only after the stage.
+        try DatabaseQueue(path: url.path).write { db in
+            let index = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Tag' AND sql LIKE '%UNIQUE%'")
+            try db.execute(sql: "DROP INDEX \(try #require(index).quotedDatabaseIdentifier)")
+        }
+        let context = ModelContext(try ModelContainer(for: Tag.self, configurations: ModelConfiguration(url: url)))
+        let duplicate = Tag(name: "pixar", uses: 5)
+        context.insert(duplicate)
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Tag>())
+        #expect(stored.map(\.uses) == [5])
+        #expect(stored.first?.persistentModelID == duplicate.persistentModelID)
     }
 
     @Test func aUniqueKeyOverANewRelatedModelMatchesNoStoredRow() throws {

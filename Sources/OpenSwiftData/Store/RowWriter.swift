@@ -16,10 +16,12 @@ struct RowWriter {
     /// The table of the model written last. A save writes its models in runs of one entity,
     /// so most lookups by entity name are skipped.
     private var lastTable: TableLayout?
+    /// Tables whose upsert SQLite refused in this save, for want of a unique index.
+    private var tablesWithoutUpsert: Set<ObjectIdentifier> = []
 
     private struct Statement: Hashable {
         enum Purpose: Hashable {
-            case insert, delete
+            case insert, upsert, delete
             /// An update of these columns (indices into the table's columns).
             case update([Int])
         }
@@ -80,24 +82,41 @@ struct RowWriter {
         let table = try table(of: state)
         // `nil`: the related model has no row yet; its key is written with the relationships.
         let keys = table.foreignKeys.map { foreignKeyValue(state, $0) }
+        // Values are bound one by one straight from the model: a bulk insert runs this for
+        // every row, and arrays of arguments per row cost as much as SQLite's own work.
+        func bindRow(_ statement: RawStatement) throws {
+            for (offset, column) in table.columns.enumerated() {
+                try table.bind(state, column, to: statement, at: Int32(offset + 1))
+            }
+            for (offset, key) in keys.enumerated() {
+                try statement.bind(key ?? .null, at: Int32(table.columns.count + offset + 1))
+            }
+        }
         let rowID: Int64
-        if let existing = try existingRow(matching: state, table, keys: keys) {
+        if let upsert = try upsertStatement(of: table) {
+            // An upsert that updated a row leaves the last inserted key as it was. (`RETURNING`
+            // would say which row it wrote, but costs SQLite twice the work of the insert.) A
+            // new row could take the key of the row inserted before it, deleted since: the
+            // lookup then finds it too.
+            let keyBefore = upsert.lastInsertedRowID
+            try upsert.execute(bindRow)
+            let keyAfter = upsert.lastInsertedRowID
+            if keyAfter != keyBefore {
+                rowID = keyAfter
+            } else if let written = try existingRow(matching: state, table, keys: keys) {
+                rowID = written
+            } else {
+                throw SwiftDataError.modelValidationFailure.explaining(
+                    "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
+            }
+        } else if let existing = try existingRow(matching: state, table, keys: keys) {
             if !table.columns.isEmpty {
                 try updateRow(existing, of: state, table, columnIndices: Array(table.columns.indices))
             }
             rowID = existing
         } else {
-            // Values are bound one by one straight from the model: a bulk insert runs this for
-            // every row, and arrays of arguments per row cost as much as SQLite's own work.
             let insert = try statement(.insert, of: table)
-            try insert.execute { statement in
-                for (offset, column) in table.columns.enumerated() {
-                    try table.bind(state, column, to: statement, at: Int32(offset + 1))
-                }
-                for (offset, key) in keys.enumerated() {
-                    try statement.bind(key ?? .null, at: Int32(table.columns.count + offset + 1))
-                }
-            }
+            try insert.execute(bindRow)
             rowID = insert.lastInsertedRowID
         }
         if keepsNewRowIDs { newRowIDs[ObjectIdentifier(state)] = rowID }
@@ -130,12 +149,27 @@ struct RowWriter {
         return nil
     }
 
+    /// The table's upsert (``TableLayout/upsertSQL``), or `nil` when it has none or the store
+    /// has no unique index for it yet: a migration's custom stage creates the index over
+    /// attributes it fills only after the stage, and SQLite refuses an upsert without one.
+    private mutating func upsertStatement(of table: TableLayout) throws -> RawStatement? {
+        guard table.upsertSQL != nil, !tablesWithoutUpsert.contains(ObjectIdentifier(table)) else { return nil }
+        do {
+            return try statement(.upsert, of: table)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            tablesWithoutUpsert.insert(ObjectIdentifier(table))
+            return nil
+        }
+    }
+
     /// The table's statement for `purpose`, prepared on first use in this save.
     private mutating func statement(_ purpose: Statement.Purpose, of table: TableLayout) throws -> RawStatement {
         let key = Statement(table: ObjectIdentifier(table), purpose: purpose)
         if let prepared = statements[key] { return prepared }
         let sql = switch purpose {
         case .insert: table.insertSQL
+        // Asked for only when the table has one (``upsertStatement(of:)``).
+        case .upsert: table.upsertSQL!
         case .delete: table.deleteSQL
         case .update(let columnIndices): table.updateSQL(columnIndices: columnIndices)
         }

@@ -83,6 +83,7 @@ final class TableLayout: @unchecked Sendable {
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         deleteSQL = "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+        upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
         rowDecoder = RowDecoder(entity: entity, layout: layout, columns: columns, relationships: relationships)
     }
 
@@ -92,6 +93,11 @@ final class TableLayout: @unchecked Sendable {
     let selectList: String
     let insertSQL: String
     let deleteSQL: String
+    /// The insert as one statement that updates the row holding the same unique values
+    /// instead: for an entity with one uniqueness constraint over non-optional attributes.
+    /// Otherwise `nil`, and a save looks for that row first (`IS` matches `NULL`, which a unique
+    /// index never does).
+    let upsertSQL: String?
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     let rowDecoder: RowDecoder
 
@@ -167,6 +173,17 @@ final class TableLayout: @unchecked Sendable {
         let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
+    }
+
+    private static func upsertSQL(
+        insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int]
+    ) -> String? {
+        guard entity.uniquenessConstraints.count == 1, let constraint = entity.uniquenessConstraints.first,
+              constraint.allSatisfy({ name in columnIndexByName[name].map { !columns[$0].isOptional } ?? false })
+        else { return nil }
+        let target = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let assignments = columns.map(\.name.quotedDatabaseIdentifier).map { "\($0) = excluded.\($0)" }
+        return insertSQL + " ON CONFLICT (\(target)) DO UPDATE SET \(assignments.joined(separator: ", "))"
     }
 
     /// `UPDATE` of the given columns of one row; the row's key is the last argument.
