@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -59,6 +59,11 @@ let package = Package(
             name: "OpenSwiftDataSwift6ConcurrencyTests",
             dependencies: ["OpenSwiftData"],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "OpenSwiftDataMainActorTests",
+            dependencies: ["OpenSwiftData"],
+            swiftSettings: [.swiftLanguageMode(.v6), .defaultIsolation(MainActor.self)]
         ),
         .testTarget(
             name: "OpenSwiftDataMacrosTests",

@@ -81,6 +81,11 @@ extension PersistentModelMacro: MemberMacro {
         let initializePeers = properties.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
         let required = access.isFinal ? "" : "required "
 
+        // The observation registrar is created on the first read (`ModelObservationRegistrar`),
+        // so it is a `var`. Its accessors are nonisolated, as SwiftData's are, and only ever
+        // reach it for the length of one call into Observation: `nonisolated(unsafe)` lets them
+        // in a main-actor-isolated class, and `@exclusivity(unchecked)` spares every property
+        // read and write the runtime's access check.
         return [
             """
             @Transient
@@ -104,7 +109,7 @@ extension PersistentModelMacro: MemberMacro {
             """,
             """
             @Transient
-            private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+            @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
             """,
             """
             internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: className), _M>) {

@@ -88,7 +88,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Track, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -151,7 +151,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -118,7 +118,7 @@ import Testing
                     _longitude = _SwiftDataNoType()
                     self.persistentBackingData = backingData
                 }
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Place, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -135,7 +135,7 @@ import Testing
                     _notes = _SwiftDataNoType()
                     self.persistentBackingData = backingData
                 }
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -209,7 +209,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Note, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -301,7 +301,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Item, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -428,7 +428,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Defaults, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -491,7 +491,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Empty, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -558,7 +558,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Note, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -625,7 +625,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Note, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -692,7 +692,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Animal, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -759,7 +759,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Note, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -828,7 +828,7 @@ import Testing
                     }
 
                     @Transient
-                    private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                    @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                     internal nonisolated func access<_M>(keyPath: KeyPath<Film, _M>) {
                         _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1014,7 +1014,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1099,7 +1099,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1183,7 +1183,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Counter, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1283,7 +1283,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Point, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1372,7 +1372,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Node, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1468,7 +1468,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Counter, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1564,7 +1564,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1639,7 +1639,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Note, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -68,7 +68,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -140,7 +140,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Stop, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -203,7 +203,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Stop, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -74,7 +74,7 @@ import Testing
                 }
 
                 @Transient
-                private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)

@@ -165,7 +165,6 @@ private func fileContainer() throws -> ModelContainer {
     }
 }
 
-
 @Suite struct ObservationTests {
     @Test func aModelIsObservedWhereverItIsRead() async throws {
         let container = try ModelContainer(for: Article.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))

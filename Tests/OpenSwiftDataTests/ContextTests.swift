@@ -261,6 +261,41 @@ import Testing
         #expect(tags.map(\.uses) == [1, 7])
     }
 
+    @Test func twoNewModelsWithOneUniqueValueInOneSaveBecomeOneRow() throws {
+        let context = try inMemory()
+        let first = Tag(name: "pixar", uses: 1)
+        let second = Tag(name: "pixar", uses: 2)
+        context.insert(first)
+        context.insert(second)
+        try context.save()
+        // The one inserted last stands for the row; the other leaves the context.
+        #expect(second.persistentModelID == first.persistentModelID)
+        #expect(second.modelContext === context)
+        #expect(first.modelContext == nil)
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Tag>())
+        #expect(stored.map(\.uses) == [2])
+    }
+
+    @Test func anUpsertKeepsItsRelationshipAndExternalBytes() throws {
+        let context = ModelContext(try ModelContainer(
+            for: Poster.self, Movie.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let up = Movie(title: "Up", year: 2009, rating: 8.3)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(Poster(code: "P1", image: Data([1, 2, 3]), movie: up))
+        context.insert(cars)
+        try context.save()
+        let replacement = Poster(code: "P1", image: Data([9]), movie: cars)
+        context.insert(replacement)
+        try context.save()
+
+        let reader = ModelContext(context.container)
+        let posters = try reader.fetch(FetchDescriptor<Poster>())
+        #expect(posters.count == 1)
+        #expect(posters.first?.persistentModelID == replacement.persistentModelID)
+        #expect(posters.first?.image == Data([9]))
+        #expect(posters.first?.movie?.title == "Cars")
+    }
+
     @Test func aStoreWithoutTheUniqueIndexStillUpdatesTheStoredRow() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: Tag.self) { $0.insert(Tag(name: "pixar", uses: 1)) }

@@ -99,6 +99,21 @@ final class Person {
     }
 }
 
+/// A unique code, bytes kept outside the table and a to-one relationship: an upsert must carry
+/// all three over to the stored row.
+@Model
+final class Poster {
+    @Attribute(.unique) var code: String
+    @Attribute(.externalStorage) var image: Data
+    var movie: Movie?
+
+    init(code: String, image: Data, movie: Movie?) {
+        self.code = code
+        self.image = image
+        self.movie = movie
+    }
+}
+
 @Model
 final class Tag {
     @Attribute(.unique) var name: String

@@ -8,31 +8,49 @@ import Observation
 /// exists once a property was read (that read is what `withObservationTracking` and SwiftUI
 /// record), so until then a change has nobody to tell, and skips the registrar.
 ///
-/// Like the model that holds it, it is used from one thread or actor at a time.
+/// Like the model that holds it, it is used from one thread or actor at a time. Its methods are
+/// inlinable so each model's accessors are specialized for it.
 public struct ModelObservationRegistrar: Sendable {
     /// Holds the registrar once it exists. `ObservationRegistrar` comes from a module built for
     /// library evolution, so an optional of it is tested and copied through the runtime's value
     /// witnesses; an optional class reference is a pointer compared with zero.
-    private final class Created: Sendable {
-        let registrar = ObservationRegistrar()
+    @usableFromInline
+    final class Created: Sendable {
+        @usableFromInline let registrar = ObservationRegistrar()
+
+        @usableFromInline init() {}
     }
 
-    private var created: Created?
+    @usableFromInline var created: Created?
 
     public init() {}
 
     /// Records a read of `keyPath` for whoever is tracking reads, creating the registrar the
     /// first time.
+    @inlinable
     public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
         if created == nil { created = Created() }
         created.unsafelyUnwrapped.registrar.access(subject, keyPath: keyPath)
     }
 
     /// Runs `mutation`, telling the observers of `keyPath`, if there are any, before and after.
+    @inlinable
     public func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> Result
     ) rethrows -> Result {
         guard let created else { return try mutation() }
         return try created.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
+    }
+
+    /// Tells the observers of `keyPath`, if there are any, that it is about to change.
+    @inlinable
+    public func willSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        created?.registrar.willSet(subject, keyPath: keyPath)
+    }
+
+    /// Tells the observers of `keyPath`, if there are any, that it changed.
+    @inlinable
+    public func didSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        created?.registrar.didSet(subject, keyPath: keyPath)
     }
 }

@@ -87,7 +87,7 @@ class ModelState {
             return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: layout.entityName, key: .row(rowID))
         }
         if temporaryKey == nil { temporaryKey = UUID() }
-        return PersistentIdentifier(storeIdentifier: nil, entityName: layout.entityName, key: .temporary(temporaryKey!))
+        return .temporary(entityName: layout.entityName, key: temporaryKey!)
     }
 
     var hasChanges: Bool {

@@ -50,9 +50,10 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         id = ID(storeIdentifier: storeIdentifier, entityName: entityName, key: key)
     }
 
-    /// A new temporary identifier for an unsaved model of `entityName`.
-    static func temporary(entityName: String) -> PersistentIdentifier {
-        PersistentIdentifier(storeIdentifier: nil, entityName: entityName, key: .temporary(UUID()))
+    /// A temporary identifier for an unsaved model of `entityName`: a new one, or the one
+    /// whose key is `key`.
+    static func temporary(entityName: String, key: UUID = UUID()) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: nil, entityName: entityName, key: .temporary(key))
     }
 
     /// Whether the model has never been saved.

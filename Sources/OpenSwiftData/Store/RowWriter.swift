@@ -94,10 +94,11 @@ struct RowWriter {
         }
         let rowID: Int64
         if let upsert = try upsertStatement(of: table) {
-            // An upsert that updated a row leaves the last inserted key as it was. (`RETURNING`
-            // would say which row it wrote, but costs SQLite twice the work of the insert.) A
-            // new row could take the key of the row inserted before it, deleted since: the
-            // lookup then finds it too.
+            // An upsert that updated a row leaves the connection's last inserted key as it was.
+            // (`RETURNING` would say which row it wrote, but costs SQLite twice the work of the
+            // insert.) Keys are counted per table and the last inserted key per connection, so
+            // a new row can also get the key another table's row just got: the lookup by unique
+            // values finds the written row either way.
             let keyBefore = upsert.lastInsertedRowID
             try upsert.execute(bindRow)
             let keyAfter = upsert.lastInsertedRowID
@@ -156,7 +157,9 @@ struct RowWriter {
         guard table.upsertSQL != nil, !tablesWithoutUpsert.contains(ObjectIdentifier(table)) else { return nil }
         do {
             return try statement(.upsert, of: table)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_ERROR && error.message?.contains("ON CONFLICT clause does not match") == true
+        {
             tablesWithoutUpsert.insert(ObjectIdentifier(table))
             return nil
         }

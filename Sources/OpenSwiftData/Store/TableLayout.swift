@@ -96,7 +96,8 @@ final class TableLayout: @unchecked Sendable {
     /// The insert as one statement that updates the row holding the same unique values
     /// instead: for an entity with one uniqueness constraint over non-optional attributes.
     /// Otherwise `nil`, and a save looks for that row first (`IS` matches `NULL`, which a unique
-    /// index never does).
+    /// index never does). SQLite counts a key off the table's sequence before it finds the
+    /// conflict, so an upsert that updates leaves a gap in the keys new rows get.
     let upsertSQL: String?
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     let rowDecoder: RowDecoder
