@@ -55,12 +55,17 @@ public class ModelContext: Equatable {
     }
 
     deinit {
-        // Each state holds its model while registered; let go of them in place, without
-        // gathering every state of a large context into one more array first.
-        for byRowID in registered.values {
-            for state in byRowID.values { state.model = nil }
-        }
-        for state in inserted { state.model = nil }
+        // Each state holds its model while registered. Let go of them in the order the states
+        // sit in memory, which is about the order they were made in: in the registry's hash
+        // order, each of a million states is a cache miss.
+        var states: [ModelState] = []
+        states.reserveCapacity(registered.values.reduce(inserted.count) { $0 + $1.count })
+        for byRowID in registered.values { states.append(contentsOf: byRowID.values) }
+        states.append(contentsOf: inserted)
+        registered = [:]
+        inserted = []
+        states.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
+        for state in states { state.model = nil }
     }
 
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool {
