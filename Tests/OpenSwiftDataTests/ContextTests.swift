@@ -10,6 +10,30 @@ import Testing
                                         configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
     }
 
+    @Test func aContextThatGoesAwayLetsGoOfItsModels() throws {
+        let container = try ModelContainer(for: Movie.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        weak var saved: Movie?
+        weak var unsaved: Movie?
+        weak var fetched: Movie?
+        do {
+            let writer = ModelContext(container)
+            let up = Movie(title: "Up", year: 2009, rating: 8.3)
+            writer.insert(up)
+            try writer.save()
+            let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+            writer.insert(cars)
+            let reader = ModelContext(container)
+            let all = try reader.fetch(FetchDescriptor<Movie>())
+            saved = up
+            unsaved = cars
+            fetched = all.first
+            #expect(saved != nil && unsaved != nil && fetched != nil)
+        }
+        #expect(saved == nil)
+        #expect(unsaved == nil)
+        #expect(fetched == nil)
+    }
+
     @Test func aModelCanBeUsedBeforeItIsInserted() throws {
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)
         movie.rating = 8.4
