@@ -164,20 +164,3 @@ private func fileContainer() throws -> ModelContainer {
         #expect(try await importer.newestUnread(limit: 2) == ["Article 3", "Article 2"])
     }
 }
-
-@Suite struct ObservationTests {
-    @Test func aModelIsObservedWhereverItIsRead() async throws {
-        let container = try ModelContainer(for: Article.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        let context = ModelContext(container)
-        let article = Article(slug: "a", title: "First", publishedAt: .now)
-        context.insert(article)
-        try context.save()
-
-        let changes = Mutex(0)
-        withObservationTracking { _ = article.title } onChange: { changes.withLock { $0 += 1 } }
-        article.isRead = true
-        #expect(changes.withLock { $0 } == 0)
-        article.title = "Second"
-        #expect(changes.withLock { $0 } == 1)
-    }
-}

@@ -41,16 +41,4 @@ public struct ModelObservationRegistrar: Sendable {
         guard let created else { return try mutation() }
         return try created.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
     }
-
-    /// Tells the observers of `keyPath`, if there are any, that it is about to change.
-    @inlinable
-    public func willSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        created?.registrar.willSet(subject, keyPath: keyPath)
-    }
-
-    /// Tells the observers of `keyPath`, if there are any, that it changed.
-    @inlinable
-    public func didSet<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        created?.registrar.didSet(subject, keyPath: keyPath)
-    }
 }

@@ -45,10 +45,10 @@ class ModelState {
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
     /// costs no storage.
+    // The default is `ContiguousArray()`, not `[]`: the literal looks the array's storage class
+    // up in the runtime's generic metadata cache, a lock and a few hundred instructions per model.
     init(layout: ModelLayout, values: ContiguousArray<Any?> = ContiguousArray()) {
         self.layout = layout
-        // `ContiguousArray()`, not `[]`: the literal looks the array's storage class up in the
-        // runtime's generic metadata cache, a lock and a few hundred instructions per model.
         self.values = values
     }
 
