@@ -52,11 +52,21 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], constantTime: true),
     BenchCase(id: "G4", title: "Migration: custom per-row transform fullName = first + \" \" + surname", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "G3", title: "Migration: add an index on firstName (open included)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "G5", title: "Migration: age becomes optional, table rebuilt (open included)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "G6", title: "Launch with G1 + G4 pending: open, migrate, first 50 users by age", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "F1", title: "Open a store and answer the first query: 50 users by age", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
 ]
 
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#
 let janeSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" WHERE "firstName" = ? ORDER BY "age", "_pk""#
 let janeCountSQL = #"SELECT COUNT(*) FROM "User" WHERE "firstName" = ?"#
+/// F1 and G6's first query, in the plan our sorted, limited fetch uses.
+let firstUsersSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" ORDER BY "age", "_pk" LIMIT 50"#
 
 func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> Job {
     let url = dir.appendingPathComponent("\(id)-\(driver)-\(n).store")
@@ -452,6 +462,135 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 // Opening the container migrates the store; the migration is the work measured.
                 _ = opened
                 return n
+            })
+        }
+
+    // MARK: G3, G5 structure migrations: a V1 store of n users opened by the new version
+    case ("G3", _), ("G5", _):
+        let seed = {
+            try Stores.fresh(UsersV1.self, at: url)
+            try Stores.seedUsers(url, count: n)
+        }
+        switch driver {
+        case "raw":
+            return Job(before: seed, body: {
+                let db = try RawDB(path: url.path)
+                try db.exec("BEGIN IMMEDIATE")
+                if id == "G3" {
+                    try db.exec(Stores.firstNameIndexSQL)
+                } else {
+                    for sql in Stores.optionalAgeRebuildSQL { try db.exec(sql) }
+                }
+                try db.exec("COMMIT")
+                return n
+            })
+        case "grdb":
+            return Job(before: seed, body: {
+                let queue = try Stores.grdb(url)
+                var migrator = DatabaseMigrator()
+                migrator.registerMigration("v2") { db in
+                    if id == "G3" {
+                        try db.create(index: "User_firstName", on: "User", columns: ["firstName"])
+                    } else {
+                        for sql in Stores.optionalAgeRebuildSQL { try db.execute(sql: sql) }
+                    }
+                }
+                try migrator.migrate(queue)
+                return n
+            })
+        default:
+            return Job(before: seed, body: {
+                let opened = id == "G3"
+                    ? try Stores.container(UsersV5.self, at: url, plan: PlanG3.self)
+                    : try Stores.container(UsersV6.self, at: url, plan: PlanG5.self)
+                _ = opened
+                return n
+            })
+        }
+
+    // MARK: F1 open and first query; G6 the same with G1 + G4 pending
+    case ("F1", _), ("G6", _):
+        let seedOnce = {
+            try Stores.fresh(UsersV1.self, at: url)
+            try Stores.seedUsers(url, count: n)
+        }
+        let pending = id == "G6"
+        // F1 opens the same store every run; G6 needs a V1 store before each.
+        let once = pending ? {} : seedOnce
+        let before = pending ? seedOnce : {}
+        switch driver {
+        case "raw":
+            return Job(once: once, before: before, body: {
+                let db = try RawDB(path: url.path)
+                if pending {
+                    try db.exec("BEGIN IMMEDIATE")
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
+                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
+                    let select = try db.prepare(#"SELECT "_pk", "firstName", "surname" FROM "User""#)
+                    let update = try db.prepare(#"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+                    while try select.step() {
+                        update.bind(1, select.text(1) + " " + select.text(2))
+                        update.bind(2, select.int(0))
+                        try update.run()
+                    }
+                    select.reset()
+                    try db.exec("COMMIT")
+                }
+                let select = try db.prepare(firstUsersSQL)
+                var users: [UserValue] = []
+                while try select.step() {
+                    users.append(UserValue(id: select.uuid(1), firstName: select.text(2), surname: select.text(3), age: select.int(4)))
+                }
+                return users.count
+            })
+        case "grdb":
+            return Job(once: once, before: before, body: {
+                let queue = try Stores.grdb(url)
+                if pending {
+                    var migrator = DatabaseMigrator()
+                    migrator.registerMigration("v2") { db in
+                        try db.alter(table: "User") { t in
+                            t.add(column: "nickname", .text)
+                            t.add(column: "score", .integer).notNull().defaults(to: 0)
+                        }
+                    }
+                    migrator.registerMigration("v7") { db in
+                        try db.alter(table: "User") { t in t.add(column: "fullName", .text).notNull().defaults(to: "") }
+                        let update = try db.makeStatement(sql: #"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+                        let rows = try Row.fetchCursor(db, sql: #"SELECT "_pk", "firstName", "surname" FROM "User""#)
+                        while let row = try rows.next() {
+                            let first: String = row[1]
+                            let last: String = row[2]
+                            let pk: Int64 = row[0]
+                            try update.execute(arguments: [first + " " + last, pk])
+                        }
+                    }
+                    try migrator.migrate(queue)
+                }
+                return try queue.read { db in
+                    var users: [UserValue] = []
+                    let rows = try Row.fetchCursor(db, sql: firstUsersSQL)
+                    while let row = try rows.next() {
+                        users.append(UserValue(id: row[1], firstName: row[2], surname: row[3], age: row[4]))
+                    }
+                    return users.count
+                }
+            })
+        default:
+            return Job(once: once, before: before, body: {
+                if pending {
+                    let opened = try Stores.container(UsersV7.self, at: url, plan: PlanG6.self)
+                    var first = FetchDescriptor<UsersV7.User>(sortBy: [SortDescriptor(\.age)])
+                    first.fetchLimit = 50
+                    let users = try Stores.context(opened).fetch(first)
+                    return users.reduce(0) { $0 &+ $1.age }
+                }
+                let opened = try Stores.container(UsersV1.self, at: url)
+                var first = FetchDescriptor<User>(sortBy: [SortDescriptor(\.age)])
+                first.fetchLimit = 50
+                let users = try Stores.context(opened).fetch(first)
+                return users.reduce(0) { $0 &+ $1.age }
             })
         }
 

@@ -112,6 +112,68 @@ enum UsersV4: VersionedSchema {
     }
 }
 
+/// G3: an index on `firstName`.
+enum UsersV5: VersionedSchema {
+    static let versionIdentifier = Schema.Version(5, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        #Index<User>([\.firstName])
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        init(id: UUID, firstName: String, surname: String, age: Int) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+        }
+    }
+}
+
+/// G5: `age` becomes optional. SQLite cannot drop a `NOT NULL` in place, so the table is rebuilt.
+enum UsersV6: VersionedSchema {
+    static let versionIdentifier = Schema.Version(6, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int?
+        init(id: UUID, firstName: String, surname: String, age: Int?) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+        }
+    }
+}
+
+/// G6: G1's attributes and G4's derived `fullName`, reached from V1 through V2.
+enum UsersV7: VersionedSchema {
+    static let versionIdentifier = Schema.Version(7, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        var nickname: String?
+        var score: Int = 0
+        var fullName: String
+        init(id: UUID, firstName: String, surname: String, age: Int, fullName: String) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+            self.fullName = fullName
+        }
+    }
+}
+
 enum PlanG1: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV2.self] }
     static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV2.self)] }
@@ -127,6 +189,26 @@ enum PlanG4: SchemaMigrationPlan {
     static var stages: [MigrationStage] { [fullName] }
     static let fullName = MigrationStage.transform(
         fromVersion: UsersV1.self, toVersion: UsersV4.self, model: UsersV1.User.self, to: UsersV4.User.self
+    ) { old, new in
+        new.fullName = old.firstName + " " + old.surname
+    }
+}
+
+enum PlanG3: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV5.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV5.self)] }
+}
+
+enum PlanG5: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV6.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV6.self)] }
+}
+
+enum PlanG6: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV2.self, UsersV7.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV2.self), fullName] }
+    static let fullName = MigrationStage.transform(
+        fromVersion: UsersV2.self, toVersion: UsersV7.self, model: UsersV2.User.self, to: UsersV7.User.self
     ) { old, new in
         new.fullName = old.firstName + " " + old.surname
     }

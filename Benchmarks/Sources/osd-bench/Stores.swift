@@ -60,6 +60,19 @@ enum Stores {
 
     static let itemInsertSQL =
         #"INSERT INTO "Item" ("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    /// G3's index, as raw SQL.
+    static let firstNameIndexSQL = #"CREATE INDEX "User_firstName" ON "User" ("firstName")"#
+
+    /// G5 by hand: SQLite's documented way to change a column's constraints — a new table of the
+    /// new layout, the rows copied, the old table dropped, the new one renamed, its index remade.
+    static let optionalAgeRebuildSQL = [
+        #"CREATE TABLE "User_new" ("_pk" INTEGER PRIMARY KEY AUTOINCREMENT, "id" BLOB NOT NULL, "firstName" TEXT NOT NULL, "surname" TEXT NOT NULL, "age" INTEGER)"#,
+        #"INSERT INTO "User_new" ("_pk", "id", "firstName", "surname", "age") SELECT "_pk", "id", "firstName", "surname", "age" FROM "User""#,
+        #"DROP TABLE "User""#,
+        #"ALTER TABLE "User_new" RENAME TO "User""#,
+        #"CREATE UNIQUE INDEX "User_unique_id" ON "User" ("id")"#,
+    ]
+
     static let userInsertSQL = #"INSERT INTO "User" ("id", "firstName", "surname", "age") VALUES (?, ?, ?, ?)"#
 
     /// A GRDB queue with the same PRAGMAs (WAL, synchronous=NORMAL).
