@@ -44,6 +44,12 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "D1", title: "Object graph: insert 1 000 schools, N students, 5 grades each, one save", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000], full: [10_000, 100_000]),
+    BenchCase(id: "D2", title: "Object graph: the students with an A in Physics (grade → student)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000], full: [10_000, 100_000]),
+    BenchCase(id: "D3", title: "Object graph: delete every school, cascading to students and grades", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "E1", title: "Commit cost: 1 000 single-object saves", drivers: ["raw", "grdb", "ours"],
               quick: [1_000], full: [1_000]),
     BenchCase(id: "G1", title: "Migration: add optional + defaulted attribute (open included)", drivers: ["raw", "grdb", "ours"],
@@ -65,6 +71,8 @@ let allCases: [BenchCase] = [
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#
 let janeSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" WHERE "firstName" = ? ORDER BY "age", "_pk""#
 let janeCountSQL = #"SELECT COUNT(*) FROM "User" WHERE "firstName" = ?"#
+/// D2's query by hand: the join the relationship stands for.
+let physicsASQL = #"SELECT "Student"."name" FROM "Grade" JOIN "Student" ON "Student"."_pk" = "Grade"."student" WHERE "Grade"."subject" = 'Physics' AND "Grade"."letter" = 'A'"#
 /// F1 and G6's first query, in the plan our sorted, limited fetch uses.
 let firstUsersSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" ORDER BY "age", "_pk" LIMIT 50"#
 
@@ -353,6 +361,105 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 for user in users { context.delete(user) }
                 try context.save()
                 return users.count
+            }, after: closeAll)
+        }
+
+    // MARK: D1–D3 object graph (n students)
+    case ("D1", "raw"):
+        return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); raw = try RawDB(path: url.path) }, body: {
+            let db = raw!
+            try db.exec("BEGIN")
+            try Stores.insertGraph(db, students: n)
+            try db.exec("COMMIT")
+            return n
+        }, after: closeAll)
+    case ("D1", "grdb"):
+        return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); queue = try Stores.grdb(url) }, body: {
+            try queue!.write { db in
+                let school = try db.makeStatement(sql: #"INSERT INTO "School" ("name") VALUES (?)"#)
+                var schoolKeys: [Int64] = []
+                for i in 0..<GraphSeed.schools {
+                    try school.execute(arguments: [GraphSeed.schoolName(i)])
+                    schoolKeys.append(db.lastInsertedRowID)
+                }
+                let student = try db.makeStatement(sql: #"INSERT INTO "Student" ("name", "school") VALUES (?, ?)"#)
+                let grade = try db.makeStatement(sql: #"INSERT INTO "Grade" ("subject", "letter", "student") VALUES (?, ?, ?)"#)
+                for i in 0..<n {
+                    try student.execute(arguments: [GraphSeed.studentName(i), schoolKeys[i % GraphSeed.schools]])
+                    let key = db.lastInsertedRowID
+                    for (s, subject) in GraphSeed.subjects.enumerated() {
+                        try grade.execute(arguments: [subject, GraphSeed.letter(student: i, subject: s), key])
+                    }
+                }
+            }
+            return n
+        }, after: closeAll)
+    case ("D1", "ours"):
+        return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); container = try Stores.container(SchoolsV1.self, at: url) }, body: {
+            let context = Stores.context(container!)
+            var schools: [School] = []
+            for i in 0..<GraphSeed.schools {
+                let school = School(name: GraphSeed.schoolName(i))
+                context.insert(school)
+                schools.append(school)
+            }
+            for i in 0..<n {
+                let student = Student(name: GraphSeed.studentName(i), school: schools[i % GraphSeed.schools])
+                context.insert(student)
+                for (s, subject) in GraphSeed.subjects.enumerated() {
+                    context.insert(Grade(subject: subject, letter: GraphSeed.letter(student: i, subject: s), student: student))
+                }
+            }
+            try context.save()
+            return n
+        }, after: closeAll)
+    case ("D2", _), ("D3", _):
+        let once = { try Stores.fresh(SchoolsV1.self, at: url); try Stores.seedGraph(url, students: n) }
+        let seed = id == "D2" ? {} : once
+        switch driver {
+        case "raw":
+            return Job(once: id == "D2" ? once : {}, before: { try seed(); raw = try RawDB(path: url.path) }, body: {
+                let db = raw!
+                if id == "D2" {
+                    let select = try db.prepare(physicsASQL)
+                    var names: [String] = []
+                    while try select.step() { names.append(select.text(0)) }
+                    return names.count
+                }
+                try db.exec("BEGIN")
+                try db.exec(#"DELETE FROM "Grade""#)
+                try db.exec(#"DELETE FROM "Student""#)
+                try db.exec(#"DELETE FROM "School""#)
+                try db.exec("COMMIT")
+                return n
+            }, after: closeAll)
+        case "grdb":
+            return Job(once: id == "D2" ? once : {}, before: { try seed(); queue = try Stores.grdb(url) }, body: {
+                if id == "D2" {
+                    return try queue!.read { db in
+                        var names: [String] = []
+                        let rows = try Row.fetchCursor(db, sql: physicsASQL)
+                        while let row = try rows.next() { names.append(row[0]) }
+                        return names.count
+                    }
+                }
+                try queue!.write { db in
+                    try db.execute(sql: #"DELETE FROM "Grade"; DELETE FROM "Student"; DELETE FROM "School""#)
+                }
+                return n
+            }, after: closeAll)
+        default:
+            return Job(once: id == "D2" ? once : {}, before: { try seed(); container = try Stores.container(SchoolsV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                if id == "D2" {
+                    var physicsA = FetchDescriptor<Grade>(predicate: #Predicate { $0.subject == "Physics" && $0.letter == "A" })
+                    physicsA.relationshipKeyPathsForPrefetching = [\.student]
+                    let names = try context.fetch(physicsA).compactMap { $0.student?.name }
+                    return names.count
+                }
+                try context.delete(model: School.self)
+                try context.save()
+                return n
             }, after: closeAll)
         }
 

@@ -214,6 +214,55 @@ enum PlanG6: SchemaMigrationPlan {
     }
 }
 
+/// D1–D3: the object graph of the Emerge "complex" comparison — schools, their students, five
+/// grades per student — with cascading deletes down the graph.
+enum SchoolsV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [School.self, Student.self, Grade.self] }
+
+    @Model final class School {
+        var name: String
+        @Relationship(deleteRule: .cascade, inverse: \Student.school) var students: [Student] = []
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Student {
+        var name: String
+        var school: School?
+        @Relationship(deleteRule: .cascade, inverse: \Grade.student) var grades: [Grade] = []
+        init(name: String, school: School) {
+            self.name = name
+            self.school = school
+        }
+    }
+
+    @Model final class Grade {
+        var subject: String
+        var letter: String
+        var student: Student?
+        init(subject: String, letter: String, student: Student) {
+            self.subject = subject
+            self.letter = letter
+            self.student = student
+        }
+    }
+}
+
+typealias School = SchoolsV1.School
+typealias Student = SchoolsV1.Student
+typealias Grade = SchoolsV1.Grade
+
+/// The graph's shape: 1 000 schools, students spread over them in turn, a grade in each
+/// subject per student; about one student in five has an A in Physics.
+enum GraphSeed {
+    static let schools = 1_000
+    static let subjects = ["Physics", "Math", "History", "Art", "Biology"]
+    static let letters = ["A", "B", "C", "D", "F"]
+    static func schoolName(_ i: Int) -> String { "School \(i)" }
+    static func studentName(_ i: Int) -> String { "Student \(i)" }
+    static func letter(student i: Int, subject: Int) -> String { letters[(i &* 7 &+ subject &* 3) % letters.count] }
+}
+
 /// B1's baseline: the same fields in a plain Swift class.
 final class PlainUser {
     var id: UUID

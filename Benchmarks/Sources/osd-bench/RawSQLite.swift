@@ -36,6 +36,8 @@ final class RawDB {
         }
     }
 
+    var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)

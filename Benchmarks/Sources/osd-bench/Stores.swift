@@ -46,6 +46,41 @@ enum Stores {
         try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
+    /// Fills the School, Student and Grade tables through the C API: the graph D1 inserts.
+    static func seedGraph(_ url: URL, students: Int) throws {
+        let db = try RawDB(path: url.path)
+        try db.exec("BEGIN")
+        try insertGraph(db, students: students)
+        try db.exec("COMMIT")
+        try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// The raw driver's graph insert: schools first, then each student and its grades, keys
+    /// from `sqlite3_last_insert_rowid`.
+    static func insertGraph(_ db: RawDB, students: Int) throws {
+        let school = try db.prepare(#"INSERT INTO "School" ("name") VALUES (?)"#)
+        var schoolKeys: [Int] = []
+        for i in 0..<GraphSeed.schools {
+            school.bind(1, GraphSeed.schoolName(i))
+            try school.run()
+            schoolKeys.append(db.lastInsertedRowID)
+        }
+        let student = try db.prepare(#"INSERT INTO "Student" ("name", "school") VALUES (?, ?)"#)
+        let grade = try db.prepare(#"INSERT INTO "Grade" ("subject", "letter", "student") VALUES (?, ?, ?)"#)
+        for i in 0..<students {
+            student.bind(1, GraphSeed.studentName(i))
+            student.bind(2, schoolKeys[i % GraphSeed.schools])
+            try student.run()
+            let key = db.lastInsertedRowID
+            for (s, subject) in GraphSeed.subjects.enumerated() {
+                grade.bind(1, subject)
+                grade.bind(2, GraphSeed.letter(student: i, subject: s))
+                grade.bind(3, key)
+                try grade.run()
+            }
+        }
+    }
+
     static func seedItems(_ url: URL, count: Int) throws {
         let db = try RawDB(path: url.path)
         try db.exec("BEGIN")
