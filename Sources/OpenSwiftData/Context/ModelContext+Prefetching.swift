@@ -29,7 +29,7 @@ extension ModelContext {
         let entity = query.table.entity.name
         var missing: [Int64] = []
         for state in states {
-            if case .toOne(let rowID)? = state.storedValue(at: index) as? RelationshipFault, registered[entity]?[rowID] == nil {
+            if case .toOne(let rowID)? = RelationshipFault.held(in: state.storedValue(at: index)), registered[entity]?[rowID] == nil {
                 missing.append(rowID)
             }
         }
@@ -39,7 +39,7 @@ extension ModelContext {
     }
 
     private func prefetchToMany(_ states: [ModelState], _ relationship: StoredRelationship, _ query: Query) throws {
-        let owners = states.filter { $0.rowID != nil && $0.storedValue(at: relationship.propertyIndex) is RelationshipFault }
+        let owners = states.filter { $0.rowID != nil && RelationshipFault.isFault($0.storedValue(at: relationship.propertyIndex)) }
         guard !owners.isEmpty, let destinationType = owners[0].layout.properties[relationship.propertyIndex].destination else { return }
         var members: [Int64: [any PersistentModel]] = [:]
         for batch in owners.compactMap(\.rowID).chunked(by: 500) {

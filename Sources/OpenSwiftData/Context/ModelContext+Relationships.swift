@@ -43,9 +43,9 @@ extension ModelContext {
         while let state = pending.popLast() {
             guard let owner = state.model else { continue }
             for index in state.layout.relationshipIndices {
-                guard let value = state.storedValue(at: index), !(value is RelationshipFault) else { continue }
+                guard let value = state.storedValue(at: index), !RelationshipFault.isFault(value) else { continue }
                 let inverse = state.layout.inverse(of: index)
-                for related in RelatedModels.models(in: value) {
+                for related in state.relatedModels(in: value, at: index) {
                     guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
                     if relatedState.context == nil {
                         insert(related)

@@ -98,7 +98,7 @@ class ModelState {
     func value<Value>(at index: Int) -> Value {
         if values.isEmpty { allocateValues() }
         if let value = values[index] {
-            if layout.properties[index].isRelationship, value is RelationshipFault {
+            if layout.properties[index].isRelationship, RelationshipFault.isFault(value) {
                 return resolvedValue(at: index) as! Value
             }
             if layout.properties[index].isExternallyStored, let fault = value as? ExternalValueFault {
@@ -142,7 +142,7 @@ class ModelState {
     /// context; `nil` when unset.
     func resolvedValue(at index: Int) -> Any? {
         if values.isEmpty { allocateValues() }
-        guard let fault = values[index] as? RelationshipFault else { return values[index] }
+        guard let fault = RelationshipFault.held(in: values[index]) else { return values[index] }
         let property = layout.properties[index]
         guard let context else {
             guard isDeleted else {
@@ -157,7 +157,13 @@ class ModelState {
 
     /// The models the relationship at `index` holds.
     func relatedModels(at index: Int) -> [any PersistentModel] {
-        RelatedModels.models(in: resolvedValue(at: index))
+        relatedModels(in: resolvedValue(at: index), at: index)
+    }
+
+    /// The models `value`, a value of the relationship at `index`, holds.
+    func relatedModels(in value: Any?, at index: Int) -> [any PersistentModel] {
+        guard let destination = layout.properties[index].destination else { return [] }
+        return RelatedModels.models(in: value, of: destination)
     }
 
     /// Sets a relationship of `owner` (the model these values belong to) and updates the
@@ -166,7 +172,7 @@ class ModelState {
         let old = relatedModels(at: index)
         setValue(newValue, at: index)
         guard let inverse = layout.inverse(of: index) else { return }
-        let new = RelatedModels.models(in: newValue)
+        let new = relatedModels(in: newValue, at: index)
         let oldIDs = Set(old.map { ObjectIdentifier($0) })
         let newIDs = Set(new.map { ObjectIdentifier($0) })
         for removed in old where !newIDs.contains(ObjectIdentifier(removed)) {
@@ -212,7 +218,7 @@ class ModelState {
         guard changedProperties.isEmpty, !isDeleted else { return }
         for index in newValues.indices {
             // Keep relationships already loaded: the related objects may have unsaved changes.
-            if newValues[index] is RelationshipFault, let current = values[index], !(current is RelationshipFault),
+            if RelationshipFault.isFault(newValues[index]), let current = values[index], !RelationshipFault.isFault(current),
                layout.properties[index].isToMany
             {
                 continue

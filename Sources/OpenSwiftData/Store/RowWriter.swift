@@ -220,8 +220,8 @@ struct RowWriter {
     /// or `nil` when the related model has no row yet.
     private func foreignKeyValue(_ state: ModelState, _ foreignKey: StoredRelationship) -> DatabaseValue? {
         let value = state.storedValue(at: foreignKey.propertyIndex)
-        if case .toOne(let rowID)? = value as? RelationshipFault { return rowID.databaseValue }
-        guard let related = RelatedModels.models(in: value).first else { return .null }
+        if case .toOne(let rowID)? = RelationshipFault.held(in: value) { return rowID.databaseValue }
+        guard let related = state.relatedModels(in: value, at: foreignKey.propertyIndex).first else { return .null }
         guard let relatedState = related.modelState, let rowID = rowID(of: relatedState) else { return nil }
         return rowID.databaseValue
     }
@@ -234,7 +234,7 @@ struct RowWriter {
         for relationship in table.relationships {
             if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
             let value = state.storedValue(at: relationship.propertyIndex)
-            if value is RelationshipFault { continue }
+            if RelationshipFault.isFault(value) { continue }
             switch relationship.storage {
             case .foreignKey(let column):
                 let key = foreignKeyValue(state, relationship) ?? .null
@@ -249,7 +249,7 @@ struct RowWriter {
                     .execute(arguments: [rowID])
                 let insert = try db.cachedStatement(
                     sql: "INSERT OR IGNORE INTO \(quotedTable) (\(ownColumn.quotedDatabaseIdentifier), \(otherColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
-                for related in RelatedModels.models(in: value) {
+                for related in state.relatedModels(in: value, at: relationship.propertyIndex) {
                     guard let relatedState = related.modelState, !relatedState.isDeleted,
                           let relatedRowID = self.rowID(of: relatedState)
                     else { continue }
