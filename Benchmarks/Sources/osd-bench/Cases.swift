@@ -517,15 +517,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 case "G2":
                     try db.exec(#"ALTER TABLE "User" RENAME COLUMN "surname" TO "lastName""#)
                 default:
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
-                    let select = try db.prepare(#"SELECT "_pk", "firstName", "surname" FROM "User""#)
-                    let update = try db.prepare(#"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
-                    while try select.step() {
-                        update.bind(1, select.text(1) + " " + select.text(2))
-                        update.bind(2, select.int(0))
-                        try update.run()
-                    }
-                    select.reset()
+                    try Stores.addFullName(db)
                 }
                 try db.exec("COMMIT")
                 return n
@@ -544,15 +536,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                     case "G2":
                         try db.alter(table: "User") { t in t.rename(column: "surname", to: "lastName") }
                     default:
-                        try db.alter(table: "User") { t in t.add(column: "fullName", .text).notNull().defaults(to: "") }
-                        let update = try db.makeStatement(sql: #"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
-                        let rows = try Row.fetchCursor(db, sql: #"SELECT "_pk", "firstName", "surname" FROM "User""#)
-                        while let row = try rows.next() {
-                            let first: String = row[1]
-                            let last: String = row[2]
-                            let pk: Int64 = row[0]
-                            try update.execute(arguments: [first + " " + last, pk])
-                        }
+                        try Stores.addFullName(db)
                     }
                 }
                 try migrator.migrate(queue)
@@ -633,15 +617,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                     try db.exec("BEGIN IMMEDIATE")
                     try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
                     try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
-                    let select = try db.prepare(#"SELECT "_pk", "firstName", "surname" FROM "User""#)
-                    let update = try db.prepare(#"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
-                    while try select.step() {
-                        update.bind(1, select.text(1) + " " + select.text(2))
-                        update.bind(2, select.int(0))
-                        try update.run()
-                    }
-                    select.reset()
+                    try Stores.addFullName(db)
                     try db.exec("COMMIT")
                 }
                 let select = try db.prepare(firstUsersSQL)
@@ -663,15 +639,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                         }
                     }
                     migrator.registerMigration("v7") { db in
-                        try db.alter(table: "User") { t in t.add(column: "fullName", .text).notNull().defaults(to: "") }
-                        let update = try db.makeStatement(sql: #"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
-                        let rows = try Row.fetchCursor(db, sql: #"SELECT "_pk", "firstName", "surname" FROM "User""#)
-                        while let row = try rows.next() {
-                            let first: String = row[1]
-                            let last: String = row[2]
-                            let pk: Int64 = row[0]
-                            try update.execute(arguments: [first + " " + last, pk])
-                        }
+                        try Stores.addFullName(db)
                     }
                     try migrator.migrate(queue)
                 }

@@ -95,6 +95,32 @@ enum Stores {
 
     static let itemInsertSQL =
         #"INSERT INTO "Item" ("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    /// G4's migration through the C API: the column added, then filled row by row in Swift.
+    static func addFullName(_ db: RawDB) throws {
+        try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
+        let select = try db.prepare(#"SELECT "_pk", "firstName", "surname" FROM "User""#)
+        let update = try db.prepare(#"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+        while try select.step() {
+            update.bind(1, select.text(1) + " " + select.text(2))
+            update.bind(2, select.int(0))
+            try update.run()
+        }
+        select.reset()
+    }
+
+    /// G4's migration in GRDB: the column added, then a cursor and a per-row `UPDATE`.
+    static func addFullName(_ db: Database) throws {
+        try db.alter(table: "User") { t in t.add(column: "fullName", .text).notNull().defaults(to: "") }
+        let update = try db.makeStatement(sql: #"UPDATE "User" SET "fullName" = ? WHERE "_pk" = ?"#)
+        let rows = try Row.fetchCursor(db, sql: #"SELECT "_pk", "firstName", "surname" FROM "User""#)
+        while let row = try rows.next() {
+            let first: String = row[1]
+            let last: String = row[2]
+            let pk: Int64 = row[0]
+            try update.execute(arguments: [first + " " + last, pk])
+        }
+    }
+
     /// G3's index, as raw SQL.
     static let firstNameIndexSQL = #"CREATE INDEX "User_firstName" ON "User" ("firstName")"#
 
