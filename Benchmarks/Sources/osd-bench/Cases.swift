@@ -82,6 +82,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
     var raw: RawDB?
     var queue: DatabaseQueue?
     let closeAll = { container = nil; raw = nil; queue = nil }
+    /// A fresh V1 store holding n users.
+    let seedUsers = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
 
     switch (id, driver) {
     // MARK: A1 insert items
@@ -232,11 +234,10 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
 
     // MARK: B3, B8, B4 reads of users
     case ("B3", _), ("B8", _), ("B4", _):
-        let once = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
         let allSQL = "SELECT \(userColumns) FROM \"User\""
         switch driver {
         case "raw":
-            return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+            return Job(once: { try seedUsers(); raw = try RawDB(path: url.path) }, body: {
                 if id == "B8" {
                     let count = try raw!.prepare(janeCountSQL)
                     count.bind(1, "Jane")
@@ -252,7 +253,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return users.reduce(0) { $0 &+ $1.age }
             })
         case "grdb":
-            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
                 try queue!.read { db in
                     if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
                     var users: [UserValue] = []
@@ -265,11 +266,11 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 }
             })
         case "grdb-record":
-            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
                 try queue!.read { db in try UserRecord.fetchAll(db, sql: allSQL).reduce(0) { $0 &+ $1.age } }
             })
         default:
-            return Job(once: { try once(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            return Job(once: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 let jane = #Predicate<User> { $0.firstName == "Jane" }
                 switch id {
@@ -286,10 +287,9 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
 
     // MARK: B6 update all
     case ("B6", _):
-        let once = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
         switch driver {
         case "raw":
-            return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+            return Job(once: { try seedUsers(); raw = try RawDB(path: url.path) }, body: {
                 let db = raw!
                 try db.exec("BEGIN")
                 let select = try db.prepare(#"SELECT "_pk", "age" FROM "User""#)
@@ -306,7 +306,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return count
             })
         case "grdb-record":
-            return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
                 try queue!.write { db in
                     let users = try UserRecord.fetchAll(db, sql: "SELECT \(userColumns) FROM \"User\"")
                     for var user in users {
@@ -317,7 +317,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 }
             })
         default:
-            return Job(once: { try once(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            return Job(once: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 let users = try context.fetch(FetchDescriptor<User>())
                 for user in users { user.age += 1 }
@@ -328,19 +328,18 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
 
     // MARK: B7 delete all
     case ("B7", _):
-        let seed = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
         switch driver {
         case "raw":
-            return Job(before: { try seed(); raw = try RawDB(path: url.path) }, body: {
+            return Job(before: { try seedUsers(); raw = try RawDB(path: url.path) }, body: {
                 try raw!.exec(#"DELETE FROM "User""#)
                 return n
             }, after: closeAll)
         case "grdb":
-            return Job(before: { try seed(); queue = try Stores.grdb(url) }, body: {
+            return Job(before: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
                 try queue!.write { db in try UserRecord.deleteAll(db) }
             }, after: closeAll)
         case "grdb-record":
-            return Job(before: { try seed(); queue = try Stores.grdb(url) }, body: {
+            return Job(before: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
                 try queue!.write { db in
                     let users = try UserRecord.fetchAll(db, sql: "SELECT \(userColumns) FROM \"User\"")
                     for user in users { try user.delete(db) }
@@ -348,14 +347,14 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 }
             }, after: closeAll)
         case "ours":
-            return Job(before: { try seed(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            return Job(before: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 try context.delete(model: User.self)
                 try context.save()
                 return n
             }, after: closeAll)
         default:
-            return Job(before: { try seed(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            return Job(before: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 let users = try context.fetch(FetchDescriptor<User>())
                 for user in users { context.delete(user) }
@@ -414,11 +413,13 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             return n
         }, after: closeAll)
     case ("D2", _), ("D3", _):
-        let once = { try Stores.fresh(SchoolsV1.self, at: url); try Stores.seedGraph(url, students: n) }
-        let seed = id == "D2" ? {} : once
+        let seedGraph = { try Stores.fresh(SchoolsV1.self, at: url); try Stores.seedGraph(url, students: n) }
+        // D2 reads the same graph every run; D3 needs it back before each.
+        let once = id == "D2" ? seedGraph : {}
+        let seed = id == "D2" ? {} : seedGraph
         switch driver {
         case "raw":
-            return Job(once: id == "D2" ? once : {}, before: { try seed(); raw = try RawDB(path: url.path) }, body: {
+            return Job(once: once, before: { try seed(); raw = try RawDB(path: url.path) }, body: {
                 let db = raw!
                 if id == "D2" {
                     let select = try db.prepare(physicsASQL)
@@ -434,7 +435,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return n
             }, after: closeAll)
         case "grdb":
-            return Job(once: id == "D2" ? once : {}, before: { try seed(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: once, before: { try seed(); queue = try Stores.grdb(url) }, body: {
                 if id == "D2" {
                     return try queue!.read { db in
                         var names: [String] = []
@@ -449,7 +450,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return n
             }, after: closeAll)
         default:
-            return Job(once: id == "D2" ? once : {}, before: { try seed(); container = try Stores.container(SchoolsV1.self, at: url) }, body: {
+            return Job(once: once, before: { try seed(); container = try Stores.container(SchoolsV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 if id == "D2" {
                     var physicsA = FetchDescriptor<Grade>(predicate: #Predicate { $0.subject == "Physics" && $0.letter == "A" })
@@ -499,23 +500,22 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             return n
         }, after: closeAll)
 
-    // MARK: G1, G2, G4 migrations: a V1 store of n users opened by the new version
-    case ("G1", _), ("G2", _), ("G4", _):
-        let seed = {
-            try Stores.fresh(UsersV1.self, at: url)
-            try Stores.seedUsers(url, count: n)
-        }
+    // MARK: G1–G5 migrations: a V1 store of n users opened by the new version
+    case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _):
         switch driver {
         case "raw":
-            return Job(before: seed, body: {
+            return Job(before: seedUsers, body: {
                 let db = try RawDB(path: url.path)
                 try db.exec("BEGIN IMMEDIATE")
                 switch id {
                 case "G1":
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
+                    try Stores.addNicknameAndScore(db)
                 case "G2":
                     try db.exec(#"ALTER TABLE "User" RENAME COLUMN "surname" TO "lastName""#)
+                case "G3":
+                    try db.exec(#"CREATE INDEX "User_firstName" ON "User" ("firstName")"#)
+                case "G5":
+                    for sql in Stores.optionalAgeRebuildSQL { try db.exec(sql) }
                 default:
                     try Stores.addFullName(db)
                 }
@@ -523,18 +523,19 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return n
             })
         case "grdb":
-            return Job(before: seed, body: {
+            return Job(before: seedUsers, body: {
                 let queue = try Stores.grdb(url)
                 var migrator = DatabaseMigrator()
                 migrator.registerMigration("v2") { db in
                     switch id {
                     case "G1":
-                        try db.alter(table: "User") { t in
-                            t.add(column: "nickname", .text)
-                            t.add(column: "score", .integer).notNull().defaults(to: 0)
-                        }
+                        try Stores.addNicknameAndScore(db)
                     case "G2":
                         try db.alter(table: "User") { t in t.rename(column: "surname", to: "lastName") }
+                    case "G3":
+                        try db.create(index: "User_firstName", on: "User", columns: ["firstName"])
+                    case "G5":
+                        for sql in Stores.optionalAgeRebuildSQL { try db.execute(sql: sql) }
                     default:
                         try Stores.addFullName(db)
                     }
@@ -543,11 +544,13 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return n
             })
         default:
-            return Job(before: seed, body: {
+            return Job(before: seedUsers, body: {
                 let opened: ModelContainer
                 switch id {
                 case "G1": opened = try Stores.container(UsersV2.self, at: url, plan: PlanG1.self)
                 case "G2": opened = try Stores.container(UsersV3.self, at: url, plan: PlanG2.self)
+                case "G3": opened = try Stores.container(UsersV5.self, at: url, plan: PlanG3.self)
+                case "G5": opened = try Stores.container(UsersV6.self, at: url, plan: PlanG5.self)
                 default: opened = try Stores.container(UsersV4.self, at: url, plan: PlanG4.self)
                 }
                 // Opening the container migrates the store; the migration is the work measured.
@@ -556,67 +559,19 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             })
         }
 
-    // MARK: G3, G5 structure migrations: a V1 store of n users opened by the new version
-    case ("G3", _), ("G5", _):
-        let seed = {
-            try Stores.fresh(UsersV1.self, at: url)
-            try Stores.seedUsers(url, count: n)
-        }
-        switch driver {
-        case "raw":
-            return Job(before: seed, body: {
-                let db = try RawDB(path: url.path)
-                try db.exec("BEGIN IMMEDIATE")
-                if id == "G3" {
-                    try db.exec(Stores.firstNameIndexSQL)
-                } else {
-                    for sql in Stores.optionalAgeRebuildSQL { try db.exec(sql) }
-                }
-                try db.exec("COMMIT")
-                return n
-            })
-        case "grdb":
-            return Job(before: seed, body: {
-                let queue = try Stores.grdb(url)
-                var migrator = DatabaseMigrator()
-                migrator.registerMigration("v2") { db in
-                    if id == "G3" {
-                        try db.create(index: "User_firstName", on: "User", columns: ["firstName"])
-                    } else {
-                        for sql in Stores.optionalAgeRebuildSQL { try db.execute(sql: sql) }
-                    }
-                }
-                try migrator.migrate(queue)
-                return n
-            })
-        default:
-            return Job(before: seed, body: {
-                let opened = id == "G3"
-                    ? try Stores.container(UsersV5.self, at: url, plan: PlanG3.self)
-                    : try Stores.container(UsersV6.self, at: url, plan: PlanG5.self)
-                _ = opened
-                return n
-            })
-        }
-
     // MARK: F1 open and first query; G6 the same with G1 + G4 pending
     case ("F1", _), ("G6", _):
-        let seedOnce = {
-            try Stores.fresh(UsersV1.self, at: url)
-            try Stores.seedUsers(url, count: n)
-        }
         let pending = id == "G6"
         // F1 opens the same store every run; G6 needs a V1 store before each.
-        let once = pending ? {} : seedOnce
-        let before = pending ? seedOnce : {}
+        let once = pending ? {} : seedUsers
+        let before = pending ? seedUsers : {}
         switch driver {
         case "raw":
             return Job(once: once, before: before, body: {
                 let db = try RawDB(path: url.path)
                 if pending {
                     try db.exec("BEGIN IMMEDIATE")
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
-                    try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
+                    try Stores.addNicknameAndScore(db)
                     try Stores.addFullName(db)
                     try db.exec("COMMIT")
                 }
@@ -632,15 +587,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 let queue = try Stores.grdb(url)
                 if pending {
                     var migrator = DatabaseMigrator()
-                    migrator.registerMigration("v2") { db in
-                        try db.alter(table: "User") { t in
-                            t.add(column: "nickname", .text)
-                            t.add(column: "score", .integer).notNull().defaults(to: 0)
-                        }
-                    }
-                    migrator.registerMigration("v7") { db in
-                        try Stores.addFullName(db)
-                    }
+                    migrator.registerMigration("v2") { db in try Stores.addNicknameAndScore(db) }
+                    migrator.registerMigration("v7") { db in try Stores.addFullName(db) }
                     try migrator.migrate(queue)
                 }
                 return try queue.read { db in
@@ -659,13 +607,13 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                     var first = FetchDescriptor<UsersV7.User>(sortBy: [SortDescriptor(\.age)])
                     first.fetchLimit = 50
                     let users = try Stores.context(opened).fetch(first)
-                    return users.reduce(0) { $0 &+ $1.age }
+                    return users.count
                 }
                 let opened = try Stores.container(UsersV1.self, at: url)
                 var first = FetchDescriptor<User>(sortBy: [SortDescriptor(\.age)])
                 first.fetchLimit = 50
                 let users = try Stores.context(opened).fetch(first)
-                return users.reduce(0) { $0 &+ $1.age }
+                return users.count
             })
         }
 

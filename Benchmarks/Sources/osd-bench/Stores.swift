@@ -95,6 +95,20 @@ enum Stores {
 
     static let itemInsertSQL =
         #"INSERT INTO "Item" ("i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#
+    /// G1's migration through the C API: an optional and a defaulted column added.
+    static func addNicknameAndScore(_ db: RawDB) throws {
+        try db.exec(#"ALTER TABLE "User" ADD COLUMN "nickname" TEXT"#)
+        try db.exec(#"ALTER TABLE "User" ADD COLUMN "score" INTEGER NOT NULL DEFAULT 0"#)
+    }
+
+    /// G1's migration in GRDB.
+    static func addNicknameAndScore(_ db: Database) throws {
+        try db.alter(table: "User") { t in
+            t.add(column: "nickname", .text)
+            t.add(column: "score", .integer).notNull().defaults(to: 0)
+        }
+    }
+
     /// G4's migration through the C API: the column added, then filled row by row in Swift.
     static func addFullName(_ db: RawDB) throws {
         try db.exec(#"ALTER TABLE "User" ADD COLUMN "fullName" TEXT NOT NULL DEFAULT ''"#)
@@ -120,9 +134,6 @@ enum Stores {
             try update.execute(arguments: [first + " " + last, pk])
         }
     }
-
-    /// G3's index, as raw SQL.
-    static let firstNameIndexSQL = #"CREATE INDEX "User_firstName" ON "User" ("firstName")"#
 
     /// G5 by hand: SQLite's documented way to change a column's constraints — a new table of the
     /// new layout, the rows copied, the old table dropped, the new one renamed, its index remade.
