@@ -112,3 +112,11 @@ import OpenSwiftData
     var name: String
     init(name: String) { self.name = name }
 }
+
+/// A model class that is not final, and a subclass of it: what a relationship to `Vehicle` may hold.
+@Model class Vehicle {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+final class Car: Vehicle {}

@@ -26,6 +26,27 @@ import Testing
         #expect(book.shelf == nil)
     }
 
+    @Test func everyFormARelationshipValueTakesListsItsModels() {
+        let first = Book(title: "Dune", pages: 412)
+        let second = Book(title: "Emma", pages: 474)
+        let titles = { (value: Any?) in RelatedModels.models(in: value, of: Book.self).map { ($0 as! Book).title } }
+        // Optional values as a property's generic setter boxes them: the optional itself in `Any`.
+        #expect(titles(first) == ["Dune"])
+        #expect(titles(Optional(first) as Any) == ["Dune"])
+        #expect(titles(Book?.none as Any) == [])
+        #expect(titles([first, second]) == ["Dune", "Emma"])
+        #expect(titles(Optional([second, first]) as Any) == ["Emma", "Dune"])
+        #expect(titles([Book]?.none as Any) == [])
+        #expect(titles(nil) == [])
+    }
+
+    @Test func aSubclassInstanceInARelationshipValueIsListed() {
+        let car = Car(name: "Roadster")
+        let names = { (value: Any?) in RelatedModels.models(in: value, of: Vehicle.self).map { ($0 as! Vehicle).name } }
+        #expect(names(car) == ["Roadster"])
+        #expect(names([car]) == ["Roadster"])
+    }
+
     @Test func insertingTheRootSavesTheGraphAndItReadsBackAfterReopening() throws {
         let url = temporaryStoreURL()
         do {
