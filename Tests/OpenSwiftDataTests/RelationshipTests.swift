@@ -300,4 +300,31 @@ import Testing
         #expect(prefetched.0 == 2)
         #expect(prefetched.1 == 2)
     }
+
+    @Test func aCascadeLoadsEachLevelWithOneQueryNotOnePerModel() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Country.self) { context in
+            for countryNumber in 0..<4 {
+                let country = Country(name: "C\(countryNumber)")
+                country.cities = (0..<5).map { cityNumber in
+                    let city = City(name: "C\(countryNumber)-\(cityNumber)")
+                    city.streets = (0..<3).map { Street(name: "S\(countryNumber)-\(cityNumber)-\($0)") }
+                    return city
+                }
+                context.insert(country)
+            }
+        }
+        SQLiteStore.countsQueries.store(true, ordering: .relaxed)
+        let container = try ModelContainer(for: Country.self, configurations: ModelConfiguration(url: url))
+        let store = try #require(container.stores.first)
+        let context = ModelContext(container)
+        for country in try context.fetch(FetchDescriptor<Country>()) { context.delete(country) }
+        let before = store.executedQueryCount
+        try context.save()
+        // Four countries' cities, then twenty cities' streets: a query for each level.
+        #expect(store.executedQueryCount - before == 2)
+        for table in ["Country", "City", "Street"] {
+            #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM \"\(table)\"")[0] as Int == 0)
+        }
+    }
 }

@@ -10,18 +10,24 @@ extension ModelContext {
         let states = models.map { Self.state(of: $0) }
         for keyPath in keyPaths {
             guard let index = layout.index(of: keyPath),
-                  let relationship = table.relationships.first(where: { $0.propertyIndex == index }),
-                  case let (destinationStore, destination)? = container.table(forEntity: relationship.destination)
+                  let relationship = table.relationships.first(where: { $0.propertyIndex == index })
             else {
                 throw SwiftDataError.unsupportedKeyPath.explaining(
                     "\(keyPath) in relationshipKeyPathsForPrefetching is not a relationship of \(layout.entityName)")
             }
-            let query = Query(store: destinationStore, table: destination, condition: nil, orderBy: nil)
-            if relationship.isToOne {
-                try prefetchToOne(states, index, query)
-            } else {
-                try prefetchToMany(states, relationship, query)
-            }
+            try load(relationship, of: states)
+        }
+    }
+
+    /// Loads what `relationship` holds for each of `states` (all of the relationship's entity)
+    /// that has not loaded it yet, with one query per 500 models.
+    func load(_ relationship: StoredRelationship, of states: [ModelState]) throws {
+        guard case let (destinationStore, destination)? = container.table(forEntity: relationship.destination) else { return }
+        let query = Query(store: destinationStore, table: destination, condition: nil, orderBy: nil)
+        if relationship.isToOne {
+            try prefetchToOne(states, relationship.propertyIndex, query)
+        } else {
+            try prefetchToMany(states, relationship, query)
         }
     }
 

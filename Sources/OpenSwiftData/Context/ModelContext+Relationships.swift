@@ -7,7 +7,9 @@ extension ModelContext {
     func resolve(_ fault: RelationshipFault, of state: ModelState, at index: Int) -> Any? {
         let property = state.layout.properties[index]
         guard let destination = property.destination,
-              case let (store, destinationTable)? = container.table(forEntity: Schema.entityName(for: destination))
+              let relationship = container.table(forEntity: state.layout.entityName)?.table.relationships
+                  .first(where: { $0.propertyIndex == index }),
+              case let (store, destinationTable)? = container.table(forEntity: relationship.destination)
         else { return property.emptyValue }
         let query = Query(store: store, table: destinationTable, condition: nil, orderBy: nil)
         do {
@@ -17,10 +19,7 @@ extension ModelContext {
                 let loaded: [any PersistentModel] = try models(destination, rowIDs: [rowID], query)
                 return loaded.first ?? property.emptyValue
             case .toMany:
-                guard let rowID = state.rowID,
-                      let relationship = container.table(forEntity: state.layout.entityName)?.table.relationships
-                          .first(where: { $0.propertyIndex == index })
-                else { return property.emptyValue }
+                guard let rowID = state.rowID else { return property.emptyValue }
                 let rows = try store.fetchRelatedRows(relationship, ofRows: [rowID], in: destinationTable)
                 let models = rows.map { row -> any PersistentModel in materialize(row.row.rowID, row.row.values, query, as: destination) }
                     .filter { $0.modelState?.isDeleted != true }
@@ -64,31 +63,19 @@ extension ModelContext {
 
     /// Deletes what `.cascade` relationships of deleted models hold, takes deleted models out of
     /// the inverse relationships of `.nullify` ones, and refuses while `.deny` ones hold models.
+    ///
+    /// The walk goes a level at a time: the relationships the rules read are loaded for the whole
+    /// level first, a query per relationship and 500 models, not one per model.
     private func applyDeleteRules(checkingDenyRules: Bool) throws {
-        var toVisit = Array(deleted.values)
+        var level = Array(deleted.values)
         var cascaded: [ModelState] = []
-        while let state = toVisit.popLast() {
-            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
-                guard let rule = deleteRule(of: state.layout, property) else { continue }
-                switch rule {
-                case .cascade:
-                    for related in state.relatedModels(at: index) {
-                        guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
-                        relatedState.isDeleted = true
-                        cascaded.append(relatedState)
-                        toVisit.append(relatedState)
-                    }
-                case .deny:
-                    let held = state.relatedModels(at: index).filter { $0.modelState?.isDeleted != true }
-                    if checkingDenyRules, !held.isEmpty {
-                        for state in cascaded { state.isDeleted = false }
-                        throw SwiftDataError.modelValidationFailure.explaining(
-                            "\(state.layout.entityName) \(state.modelID) cannot be deleted: its relationship \(property.name) has the .deny delete rule and still holds \(held.count) model\(held.count == 1 ? "" : "s"); delete or reassign them first. Nothing was saved")
-                    }
-                case .nullify, .noAction:
-                    break
-                }
+        while !level.isEmpty {
+            try loadRuledRelationships(of: level)
+            var next: [ModelState] = []
+            for state in level {
+                try applyDeleteRules(of: state, checkingDenyRules: checkingDenyRules, cascaded: &cascaded, next: &next)
             }
+            level = next
         }
         for state in cascaded where state.context === self {
             state.isDeleted = false
@@ -96,20 +83,59 @@ extension ModelContext {
         }
         for state in deleted.values {
             guard let owner = state.model else { continue }
-            for (index, property) in state.layout.properties.enumerated() where property.isRelationship {
-                guard deleteRule(of: state.layout, property) == .nullify,
-                      let inverse = state.layout.inverse(of: index)
-                else { continue }
-                for related in state.relatedModels(at: index) where related.modelState?.isDeleted != true {
+            for stored in relationships(of: state) where stored.relationship.deleteRule == .nullify {
+                guard let inverse = state.layout.inverse(of: stored.propertyIndex) else { continue }
+                for related in state.relatedModels(at: stored.propertyIndex) where related.modelState?.isDeleted != true {
                     related.modelState?.unlink(owner, at: inverse.index)
                 }
             }
         }
     }
 
-    private func deleteRule(of layout: ModelLayout, _ property: ModelLayout.Property) -> Schema.Relationship.DeleteRule? {
-        guard let table = container.table(forEntity: layout.entityName)?.table else { return nil }
-        return table.entity.relationshipsByName[property.name]?.deleteRule
+    /// Loads, for every model of `states` by entity, the relationships whose `.cascade` or
+    /// `.deny` rule the walk reads.
+    private func loadRuledRelationships(of states: [ModelState]) throws {
+        let byEntity = Dictionary(grouping: states) { $0.layout.entityName }
+        for (entity, states) in byEntity {
+            guard let table = container.table(forEntity: entity)?.table else { continue }
+            for relationship in table.relationships
+            where relationship.relationship.deleteRule == .cascade || relationship.relationship.deleteRule == .deny {
+                try load(relationship, of: states.filter { $0.layout === table.layout })
+            }
+        }
+    }
+
+    /// Marks deleted what a `.cascade` relationship of `state` holds (adding it to `cascaded` and
+    /// to the `next` level), and refuses while a `.deny` relationship holds models.
+    private func applyDeleteRules(
+        of state: ModelState, checkingDenyRules: Bool, cascaded: inout [ModelState], next: inout [ModelState]
+    ) throws {
+        for stored in relationships(of: state) {
+            let index = stored.propertyIndex
+            switch stored.relationship.deleteRule {
+            case .cascade:
+                for related in state.relatedModels(at: index) {
+                    guard let relatedState = related.modelState, !relatedState.isDeleted else { continue }
+                    relatedState.isDeleted = true
+                    cascaded.append(relatedState)
+                    next.append(relatedState)
+                }
+            case .deny:
+                let held = state.relatedModels(at: index).filter { $0.modelState?.isDeleted != true }
+                if checkingDenyRules, !held.isEmpty {
+                    for state in cascaded { state.isDeleted = false }
+                    throw SwiftDataError.modelValidationFailure.explaining(
+                        "\(state.layout.entityName) \(state.modelID) cannot be deleted: its relationship \(stored.relationship.name) has the .deny delete rule and still holds \(held.count) model\(held.count == 1 ? "" : "s"); delete or reassign them first. Nothing was saved")
+                }
+            case .nullify, .noAction:
+                break
+            }
+        }
+    }
+
+    /// The stored relationships of a model's entity, with their delete rules.
+    private func relationships(of state: ModelState) -> [StoredRelationship] {
+        container.table(forEntity: state.layout.entityName)?.table.relationships ?? []
     }
 
     /// Checks what the schema requires of relationships before anything is written: every
