@@ -29,7 +29,7 @@ import Testing
     @Test func everyFormARelationshipValueTakesListsItsModels() {
         let first = Book(title: "Dune", pages: 412)
         let second = Book(title: "Emma", pages: 474)
-        let titles = { (value: Any?) in RelatedModels.models(in: value, of: Book.self).map { ($0 as! Book).title } }
+        let titles = { (value: Any?) in RelatedModels.models(in: value, heldAs: Book.relatedValueTypes).map { ($0 as! Book).title } }
         // Optional values as a property's generic setter boxes them: the optional itself in `Any`.
         #expect(titles(first) == ["Dune"])
         #expect(titles(Optional(first) as Any) == ["Dune"])
@@ -42,7 +42,7 @@ import Testing
 
     @Test func aSubclassInstanceInARelationshipValueIsListed() {
         let car = Car(name: "Roadster")
-        let names = { (value: Any?) in RelatedModels.models(in: value, of: Vehicle.self).map { ($0 as! Vehicle).name } }
+        let names = { (value: Any?) in RelatedModels.models(in: value, heldAs: Vehicle.relatedValueTypes).map { ($0 as! Vehicle).name } }
         #expect(names(car) == ["Roadster"])
         #expect(names([car]) == ["Roadster"])
     }

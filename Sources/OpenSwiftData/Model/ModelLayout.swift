@@ -25,6 +25,8 @@ final class ModelLayout: @unchecked Sendable {
         let kind: Kind
         /// Whether the value is kept outside the entity's table (`.externalStorage`).
         let isExternallyStored: Bool
+        /// For a relationship, the types its value is held as.
+        let relatedValueTypes: RelatedValueTypes?
 
         var isRelationship: Bool {
             if case .relationship = kind { return true }
@@ -166,10 +168,13 @@ extension ModelLayout.Property {
         isExternallyStored = (metadata.metadata as? Schema.Attribute)?.options.contains(.externalStorage) ?? false
         if let collection = valueType as? any RelationshipCollection.Type {
             kind = .relationship(destination: collection.elementModelType, isToMany: true)
+            relatedValueTypes = collection.elementModelType.relatedValueTypes
         } else if let model = Self.modelType(valueType) {
             kind = .relationship(destination: model, isToMany: false)
+            relatedValueTypes = model.relatedValueTypes
         } else {
             kind = .attribute(ValueCodec.forType(valueType))
+            relatedValueTypes = nil
         }
     }
 

@@ -162,8 +162,8 @@ class ModelState {
 
     /// The models `value`, a value of the relationship at `index`, holds.
     func relatedModels(in value: Any?, at index: Int) -> [any PersistentModel] {
-        guard let destination = layout.properties[index].destination else { return [] }
-        return RelatedModels.models(in: value, of: destination)
+        guard let types = layout.properties[index].relatedValueTypes else { return [] }
+        return RelatedModels.models(in: value, heldAs: types)
     }
 
     /// Sets a relationship of `owner` (the model these values belong to) and updates the

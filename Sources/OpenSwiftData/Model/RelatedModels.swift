@@ -1,11 +1,10 @@
 /// Conversions between a relationship property's value, held as `Any` in backing data, and the
 /// models it holds.
 enum RelatedModels {
-    /// The models a to-one (`M`, `M?`) or to-many (`[M]`, `[M]?`) value of a relationship to
-    /// `destination` holds.
-    static func models(in value: Any?, of destination: any PersistentModel.Type) -> [any PersistentModel] {
+    /// The models a to-one (`M`, `M?`) or to-many (`[M]`, `[M]?`) value of a relationship holds.
+    static func models(in value: Any?, heldAs types: RelatedValueTypes) -> [any PersistentModel] {
         guard let value else { return [] }
-        return destination.relatedModels(in: value)
+        return types.destination.relatedModels(in: value, heldAs: types)
     }
 
     /// A to-many value of the property's type holding `models`.
@@ -14,21 +13,37 @@ enum RelatedModels {
     }
 }
 
+/// The types a relationship value to one model type is held as: the model, `M?`, `[M]` and
+/// `[M]?`. Worked out once per property, since naming `[M]` where `M` is only known at run time
+/// looks it up in the runtime's generic metadata cache, which costs more than reading the value.
+struct RelatedValueTypes {
+    let destination: any PersistentModel.Type
+    let optional: Any.Type
+    let array: Any.Type
+    let optionalArray: Any.Type
+}
+
 extension PersistentModel {
+    static var relatedValueTypes: RelatedValueTypes {
+        RelatedValueTypes(destination: Self.self, optional: Self?.self, array: [Self].self, optionalArray: [Self]?.self)
+    }
+
     /// The models a relationship value of this model type holds.
     ///
     /// The value is almost always of exactly the type its property declares, so it is recognized
-    /// by comparing type pointers. The runtime's general cast, the fallback, costs far more on
-    /// Linux: casting a model to a protocol it does not conform to first tries unboxing it from
-    /// Foundation's value box, and casting an array to `[any PersistentModel]` tries bridging it
-    /// to an `NSArray`. Linking each of a school's students into its to-many relationship paid
-    /// that for every member.
-    static func relatedModels(in value: Any) -> [any PersistentModel] {
+    /// by comparing type pointers, and its references are read as `AnyObject`s. The runtime's
+    /// general cast, the fallback, costs far more on Linux: casting a model to a protocol it does
+    /// not conform to first tries unboxing it from Foundation's value box, and casting an array
+    /// to `[any PersistentModel]` tries bridging it to an `NSArray`. Linking each of a school's
+    /// students into its to-many relationship paid that for every member.
+    static func relatedModels(in value: Any, heldAs types: RelatedValueTypes) -> [any PersistentModel] {
+        func model(_ object: AnyObject) -> any PersistentModel { unsafeDowncast(object, to: Self.self) }
         func project<Held>(_ held: Held) -> [any PersistentModel] {
-            if Held.self == Self.self { return [unsafeBitCast(held, to: Self.self)] }
-            if Held.self == Optional<Self>.self { return unsafeBitCast(held, to: Optional<Self>.self).map { [$0] } ?? [] }
-            if Held.self == [Self].self { return unsafeBitCast(held, to: [Self].self).map { $0 } }
-            if Held.self == Optional<[Self]>.self { return unsafeBitCast(held, to: Optional<[Self]>.self)?.map { $0 } ?? [] }
+            let type = ObjectIdentifier(Held.self)
+            if type == ObjectIdentifier(Self.self) { return [unsafeBitCast(held, to: Self.self)] }
+            if type == ObjectIdentifier(types.optional) { return unsafeBitCast(held, to: AnyObject?.self).map { [model($0)] } ?? [] }
+            if type == ObjectIdentifier(types.array) { return unsafeBitCast(held, to: [AnyObject].self).map(model) }
+            if type == ObjectIdentifier(types.optionalArray) { return unsafeBitCast(held, to: [AnyObject]?.self)?.map(model) ?? [] }
             if let model = held as? Self { return [model] }
             if let models = held as? [Self] { return models.map { $0 } }
             return []

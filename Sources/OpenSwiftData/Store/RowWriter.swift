@@ -18,6 +18,9 @@ struct RowWriter {
     private var lastTable: TableLayout?
     /// Tables whose upsert SQLite refused in this save, for want of a unique index.
     private var tablesWithoutUpsert: Set<ObjectIdentifier> = []
+    /// The inserted models whose new row got every to-one key in its `INSERT`: their related
+    /// rows already had keys. Their keys need no second write once every new row has its key.
+    private var keysWrittenOnInsert: Set<ObjectIdentifier> = []
 
     private struct Statement: Hashable {
         enum Purpose: Hashable {
@@ -93,6 +96,7 @@ struct RowWriter {
             }
         }
         let rowID: Int64
+        var insertedNewRow = true
         if let upsert = try upsertStatement(of: table) {
             // An upsert that updated a row leaves the connection's last inserted key as it was.
             // (`RETURNING` would say which row it wrote, but costs SQLite twice the work of the
@@ -105,6 +109,8 @@ struct RowWriter {
             if keyAfter != keyBefore {
                 rowID = keyAfter
             } else if let written = try existingRow(matching: state, table, keys: keys) {
+                // The upsert updated the stored row's attributes, not its keys.
+                insertedNewRow = false
                 rowID = written
             } else {
                 throw SwiftDataError.modelValidationFailure.explaining(
@@ -114,6 +120,7 @@ struct RowWriter {
             if !table.columns.isEmpty {
                 try updateRow(existing, of: state, table, columnIndices: Array(table.columns.indices))
             }
+            insertedNewRow = false
             rowID = existing
         } else {
             let insert = try statement(.insert, of: table)
@@ -121,6 +128,9 @@ struct RowWriter {
             rowID = insert.lastInsertedRowID
         }
         if keepsNewRowIDs { newRowIDs[ObjectIdentifier(state)] = rowID }
+        if insertedNewRow, !keys.isEmpty, !keys.contains(where: { $0 == nil }) {
+            keysWrittenOnInsert.insert(ObjectIdentifier(state))
+        }
         try writeExternalValues(state, table, rowID: rowID) { _ in true }
         return rowID
     }
@@ -237,6 +247,7 @@ struct RowWriter {
             if RelationshipFault.isFault(value) { continue }
             switch relationship.storage {
             case .foreignKey(let column):
+                if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }
                 let key = foreignKeyValue(state, relationship) ?? .null
                 try db.cachedStatement(
                     sql: "UPDATE \(table.tableName) SET \(column.quotedDatabaseIdentifier) = ? WHERE \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
