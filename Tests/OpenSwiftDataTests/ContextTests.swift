@@ -337,6 +337,27 @@ import Testing
         #expect(stored.first?.persistentModelID == duplicate.persistentModelID)
     }
 
+    @Test func anInsertThatUpdatesTheStoredRowWithoutAnUpsertWritesItsRelationship() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Poster.self, Movie.self) { context in
+            context.insert(Poster(code: "P1", image: Data([1]), movie: Movie(title: "Up", year: 2009, rating: 8.3)))
+            context.insert(Movie(title: "Cars", year: 2006, rating: 7.2))
+        }
+        // Without the unique index the save finds the stored row by a lookup and updates it.
+        try DatabaseQueue(path: url.path).write { db in
+            let index = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Poster' AND sql LIKE '%UNIQUE%'")
+            try db.execute(sql: "DROP INDEX \(try #require(index).quotedDatabaseIdentifier)")
+        }
+        let context = ModelContext(try ModelContainer(for: Poster.self, Movie.self, configurations: ModelConfiguration(url: url)))
+        let cars = try #require(try context.fetch(FetchDescriptor<Movie>(predicate: #Predicate { $0.title == "Cars" })).first)
+        context.insert(Poster(code: "P1", image: Data([2]), movie: cars))
+        try context.save()
+        let reader = ModelContext(context.container)
+        let posters = try reader.fetch(FetchDescriptor<Poster>())
+        #expect(posters.count == 1)
+        #expect(posters.first?.movie?.title == "Cars")
+    }
+
     @Test func aUniqueKeyOverANewRelatedModelMatchesNoStoredRow() throws {
         let context = ModelContext(try ModelContainer(
             for: DirectedFilm.self, FilmDirector.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
