@@ -87,6 +87,26 @@ import Testing
         #expect(shelves[1].books.isEmpty)
     }
 
+    @Test func deletingModelsRemovesTheirJoinRows() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try container(url, Student.self))
+        let art = Course(title: "Art")
+        let students = ["Ann", "Bob", "Cy"].map { Student(name: $0) }
+        for student in students {
+            student.courses = [art]
+            context.insert(student)
+        }
+        try context.save()
+        context.delete(students[0])
+        context.delete(students[2])
+        try context.save()
+        // The many-to-many's rows, one per student and course; Bob's is the one left.
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM \"_osd_join_Course_students\"")[0] as Int == 1)
+        let reread = ModelContext(try container(url, Student.self))
+        let courses = try reread.fetch(FetchDescriptor<Course>())
+        #expect(courses.first?.students.map(\.name) == ["Bob"])
+    }
+
     @Test func manyToManyIsSavedFromBothSides() throws {
         let url = temporaryStoreURL()
         do {

@@ -24,7 +24,9 @@ struct RowWriter {
 
     private struct Statement: Hashable {
         enum Purpose: Hashable {
-            case insert, upsert, delete
+            case insert, upsert
+            /// A delete of this many rows by key.
+            case delete(keyCount: Int)
             /// An update of these columns (indices into the table's columns).
             case update([Int])
         }
@@ -55,14 +57,27 @@ struct RowWriter {
 
     // MARK: Rows
 
-    mutating func delete(_ state: ModelState) throws {
-        guard let rowID = state.rowID else { return }
-        let table = try table(of: state)
-        try statement(.delete, of: table).execute { try $0.bind(rowID.databaseValue, at: 1) }
-        for relationship in table.relationships {
-            if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
-                try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
-                    .execute(arguments: [rowID])
+    /// Deletes the rows of `states`, which come table by table, with one statement per table and
+    /// 500 rows, and their rows in join tables the same way.
+    mutating func delete(_ states: [ModelState]) throws {
+        var next = states.startIndex
+        while next < states.endIndex {
+            let table = try table(of: states[next])
+            var keys: [Int64] = []
+            while next < states.endIndex, states[next].layout === table.layout, keys.count < 500 {
+                if let rowID = states[next].rowID { keys.append(rowID) }
+                next += 1
+            }
+            guard !keys.isEmpty else { continue }
+            try statement(.delete(keyCount: keys.count), of: table).execute { statement in
+                for (offset, key) in keys.enumerated() { try statement.bind(key.databaseValue, at: Int32(offset + 1)) }
+            }
+            for relationship in table.relationships {
+                if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
+                    try db.cachedStatement(
+                        sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) IN (\(TableLayout.placeholders(keys.count)))"
+                    ).execute(arguments: StatementArguments(keys))
+                }
             }
         }
     }
@@ -183,7 +198,7 @@ struct RowWriter {
         case .insert: table.insertSQL
         // Asked for only when the table has one (``upsertStatement(of:)``).
         case .upsert: table.upsertSQL!
-        case .delete: table.deleteSQL
+        case .delete(let keyCount): table.deleteSQL(keyCount: keyCount)
         case .update(let columnIndices): table.updateSQL(columnIndices: columnIndices)
         }
         let prepared = try RawStatement(sql: sql, in: db)

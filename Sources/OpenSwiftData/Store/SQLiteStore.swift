@@ -294,7 +294,7 @@ final class SQLiteStore: Sendable {
     /// Calls `body` with each row of an entity that has one of the keys, in key order; keys
     /// with no row are skipped.
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
-        let placeholders = Array(repeating: "?", count: rowIDs.count).joined(separator: ", ")
+        let placeholders = TableLayout.placeholders(rowIDs.count)
         let condition = SQLFragment(
             sql: "\(table.qualifiedKeyColumn) IN (\(placeholders))",
             arguments: rowIDs.map(\.databaseValue))
@@ -414,7 +414,7 @@ final class SQLiteStore: Sendable {
                 // Deletes and updates go table by table in key order: the context hands them over
                 // in hash order, and a million of them in that order would jump around the
                 // table and its indices, through far more pages than SQLite's cache holds.
-                for state in changes.deleted.sorted(by: Self.tableAndKeyOrder) { try writer.delete(state) }
+                try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
                 // Updates before inserts: an insert that upserts over a changed stored row must
                 // have the last word, since the inserted object is the one that stands for it.
                 for state in changes.updated.sorted(by: Self.tableAndKeyOrder) { try writer.update(state) }
@@ -450,7 +450,7 @@ final class SQLiteStore: Sendable {
     func fetchRelatedRows(
         _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
     ) throws -> [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any?>))] {
-        let placeholders = Array(repeating: "?", count: owners.count).joined(separator: ", ")
+        let placeholders = TableLayout.placeholders(owners.count)
         let arguments = owners.map(\.databaseValue)
         let ownerColumn: String
         var sql = "SELECT \(destination.selectList), "

@@ -32,6 +32,16 @@ final class TableLayout: @unchecked Sendable {
 
     static let primaryKeyColumn = "_pk"
 
+    /// `?, ?, …`: `count` parameters, for a `VALUES` or `IN` list.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// Deletes the rows with `keyCount` keys, bound in order.
+    func deleteSQL(keyCount: Int) -> String {
+        "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(Self.placeholders(keyCount)))"
+    }
+
     /// The key column, qualified with the table's name for queries that join other tables.
     var qualifiedKeyColumn: String {
         "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
@@ -81,8 +91,7 @@ final class TableLayout: @unchecked Sendable {
         let names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
-            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
-        deleteSQL = "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Self.placeholders(names.count)))"
         upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
         rowDecoder = RowDecoder(entity: entity, layout: layout, columns: columns, relationships: relationships)
     }
@@ -92,7 +101,6 @@ final class TableLayout: @unchecked Sendable {
     /// `"Film"."_pk", "Film"."title", …`: what every fetch selects, in this order.
     let selectList: String
     let insertSQL: String
-    let deleteSQL: String
     /// The insert as one statement that updates the row holding the same unique values
     /// instead: for an entity with one uniqueness constraint over non-optional attributes.
     /// Otherwise `nil`, and a save looks for that row first (`IS` matches `NULL`, which a unique
