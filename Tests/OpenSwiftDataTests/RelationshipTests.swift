@@ -348,3 +348,42 @@ import Testing
         }
     }
 }
+
+@Suite struct RelationshipLifetimeTests {
+    @Test func modelsThatReferToEachOtherGoWhenTheirContextGoes() throws {
+        let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        weak var weakShelf: Shelf?
+        weak var weakBook: Book?
+        do {
+            let context = ModelContext(container)
+            let shelf = Shelf(name: "Fiction")
+            let book = Book(title: "Emma", pages: 300, shelf: shelf)
+            context.insert(shelf)
+            try context.save()
+            weakShelf = shelf
+            weakBook = book
+        }
+        #expect(weakShelf == nil)
+        #expect(weakBook == nil)
+    }
+
+    @Test func aDeletedGraphGoesOnceSaved() throws {
+        let context = ModelContext(try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        weak var weakShelf: Shelf?
+        weak var weakBook: Book?
+        do {
+            let shelf = Shelf(name: "Fiction")
+            let book = Book(title: "Emma", pages: 300, shelf: shelf)
+            context.insert(shelf)
+            try context.save()
+            context.delete(shelf)
+            try context.save()
+            #expect(book.isDeleted)
+            weakShelf = shelf
+            weakBook = book
+        }
+        // The context lives on; the deleted models no longer hold each other.
+        #expect(weakShelf == nil)
+        #expect(weakBook == nil)
+    }
+}

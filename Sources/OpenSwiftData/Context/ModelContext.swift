@@ -65,7 +65,10 @@ public class ModelContext: Equatable {
         registered = [:]
         inserted = []
         states.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
-        for state in states { state.model = nil }
+        for state in states {
+            state.faultRelationships()
+            state.model = nil
+        }
     }
 
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool {
@@ -253,6 +256,7 @@ public class ModelContext: Equatable {
     /// Lets go of a model whose row a save deleted.
     private func forget(deleted state: ModelState) {
         state.isDeleted = true
+        state.faultRelationships()
         state.context = nil
         state.model = nil
         state.markSaved()
@@ -669,6 +673,7 @@ public class ModelContext: Equatable {
             for rowID in rowIDs {
                 guard let state = byRowID[rowID], !state.hasChanges else { continue }
                 byRowID[rowID] = nil
+                state.faultRelationships()
                 state.context = nil
                 state.model = nil
             }

@@ -213,6 +213,23 @@ class ModelState {
         }
     }
 
+    /// Turns the relationships that point at saved models back into faults, as the model's
+    /// context lets go of it. Related models hold each other strongly (a book its shelf, the
+    /// shelf its books), so without this a graph read or saved through a context outlives it.
+    /// Reading such a relationship afterwards stops as any fault without a context does; values
+    /// that point at unsaved models are kept, since no fault could load them again.
+    func faultRelationships() {
+        guard !values.isEmpty else { return }
+        for index in layout.relationshipIndices {
+            guard let value = values[index], !RelationshipFault.isFault(value) else { continue }
+            if layout.properties[index].isToMany {
+                if rowID != nil { values[index] = RelationshipFault.toMany }
+            } else if let related = relatedModels(in: value, at: index).first, let relatedRowID = related.modelState?.rowID {
+                values[index] = RelationshipFault.toOne(relatedRowID)
+            }
+        }
+    }
+
     /// Replaces the values with a freshly read row's, unless the model has unsaved changes.
     func refresh(with newValues: ContiguousArray<Any?>) {
         guard changedProperties.isEmpty, !isDeleted else { return }
