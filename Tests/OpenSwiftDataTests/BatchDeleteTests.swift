@@ -123,25 +123,129 @@ import Testing
         #expect(try open(url, Photo.self).fetch(FetchDescriptor<Photo>()).map(\.image) == [Data([9])])
     }
 
-    /// An entity with relationships is deleted model by model, so delete rules still run.
-    @Test func anEntityWithRelationshipsStillCascades() throws {
+    /// Four countries of five cities of three streets each, named `C<country>-<city>-<street>`.
+    private func countryStore() throws -> URL {
         let url = temporaryStoreURL()
-        try writeStore(url, for: Shelf.self, Book.self) { context in
-            let shelf = Shelf(name: "Fiction")
-            context.insert(shelf)
-            shelf.books = [Book(title: "Dune", pages: 412), Book(title: "Emma", pages: 474)]
-            context.insert(Shelf(name: "Empty"))
+        try writeStore(url, for: Country.self) { context in
+            for countryNumber in 0..<4 {
+                let country = Country(name: "C\(countryNumber)")
+                country.cities = (0..<5).map { cityNumber in
+                    let city = City(name: "C\(countryNumber)-\(cityNumber)")
+                    city.streets = (0..<3).map { Street(name: "C\(countryNumber)-\(cityNumber)-\($0)") }
+                    return city
+                }
+                context.insert(country)
+            }
         }
-        let context = try open(url, Shelf.self, Book.self)
-        try context.delete(model: Shelf.self, where: #Predicate { $0.name == "Fiction" })
-        #expect(context.deletedModelsArray.count == 1)
-        try context.save()
-        #expect(try storedCount(url, "Shelf") == 1)
-        #expect(try storedCount(url, "Book") == 0)
+        return url
     }
 
-    /// An entity only another entity's one-way relationships point at is deleted model by
-    /// model too, so no key or join row is left pointing at a deleted row.
+    /// Delete rules run in SQL at the save: no model of any level is loaded, and the rows the
+    /// cascade reaches go while the other countries' stay.
+    @Test func aCascadeRunsInTheStoreWithoutLoadingModels() throws {
+        let url = try countryStore()
+        let context = try open(url, Country.self)
+        try context.delete(model: Country.self, where: #Predicate { $0.name == "C1" || $0.name == "C2" })
+        #expect(context.deletedModelsArray.isEmpty)
+        #expect(try context.fetchCount(FetchDescriptor<Country>()) == 2)
+        try context.save()
+        #expect(context.registered.values.allSatisfy { $0.isEmpty })
+        #expect(!context.hasChanges)
+        #expect(try storedCount(url, "Country") == 2)
+        #expect(try storedCount(url, "City") == 10)
+        #expect(try storedCount(url, "Street") == 30)
+        let reopened = try open(url, Country.self)
+        let streets = try reopened.fetch(FetchDescriptor<Street>(sortBy: [SortDescriptor(\.name)]))
+        #expect(Set(streets.map { String($0.name.prefix(2)) }) == ["C0", "C3"])
+        #expect(streets.allSatisfy { $0.city?.country?.name == String($0.name.prefix(2)) })
+        // The temporary key tables are gone with the save.
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM sqlite_temp_master")[0] as Int == 0)
+    }
+
+    /// With the default `.nullify` rule, the books of a deleted shelf stay without a shelf.
+    @Test func nullifyClearsTheKeysOfRowsThatStay() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Writer.self) { context in
+            let writer = Writer(name: "Le Guin")
+            context.insert(writer)
+            writer.essays = [Essay(title: "Dancing"), Essay(title: "Carrier Bag")]
+            context.insert(Writer(name: "Other"))
+        }
+        let context = try open(url, Writer.self)
+        try context.delete(model: Writer.self, where: #Predicate { $0.name == "Le Guin" })
+        try context.save()
+        #expect(try storedCount(url, "Writer") == 1)
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM \"Essay\" WHERE \"writer\" IS NULL")[0] as Int == 2)
+        let reopened = try open(url, Writer.self)
+        let essays = try reopened.fetch(FetchDescriptor<Essay>())
+        #expect(essays.count == 2 && essays.allSatisfy { $0.writer == nil })
+    }
+
+    /// A `.deny` relationship that still holds rows refuses the save, and nothing is deleted.
+    @Test func denyRefusesTheSaveAndDeletesNothing() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Library.self) { context in
+            let library = Library(name: "Central")
+            context.insert(library)
+            library.members = [Member(name: "Ada"), Member(name: "Alan")]
+            context.insert(Library(name: "Empty"))
+        }
+        let context = try open(url, Library.self)
+        try context.delete(model: Library.self)
+        #expect(context.deletedModelsArray.isEmpty)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect("\(error)".contains("Library rows cannot be deleted: their relationship members has the .deny delete rule and still holds 2 Member rows"))
+        #expect(try storedCount(url, "Library") == 2)
+        #expect(try storedCount(url, "Member") == 2)
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM sqlite_temp_master")[0] as Int == 0)
+
+        // Without the members, the same delete goes through.
+        let emptyOnly = try open(url, Library.self)
+        try emptyOnly.delete(model: Library.self, where: #Predicate { $0.name == "Empty" })
+        try emptyOnly.save()
+        #expect(try storedCount(url, "Library") == 1)
+    }
+
+    /// Rows that stay and cannot lose their reference (a non-optional key) refuse the delete.
+    @Test func aNonOptionalReferenceToADeletedRowRefusesTheSave() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Account.self) { context in
+            let account = Account(name: "ada")
+            context.insert(account)
+            context.insert(Login(at: 1, account: account))
+        }
+        let context = try open(url, Account.self)
+        try context.delete(model: Account.self)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect("\(error)".contains("Account rows cannot be deleted: 1 Login row that stay hold them in Login.account, which is not optional"))
+        #expect(try storedCount(url, "Account") == 1)
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM \"Login\" WHERE \"account\" IS NOT NULL")[0] as Int == 1)
+    }
+
+    /// Join rows of deleted rows go from both sides of a many-to-many relationship; the
+    /// students stay.
+    @Test func joinRowsOfDeletedRowsGo() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Course.self) { context in
+            let ada = Student(name: "Ada"), alan = Student(name: "Alan")
+            let logic = Course(title: "Logic"), poetry = Course(title: "Poetry")
+            context.insert(logic)
+            context.insert(poetry)
+            logic.students = [ada, alan]
+            poetry.students = [ada]
+        }
+        let context = try open(url, Course.self)
+        try context.delete(model: Course.self, where: #Predicate { $0.title == "Logic" })
+        try context.save()
+        #expect(try storedCount(url, "Student") == 2)
+        let reopened = try open(url, Course.self)
+        let students = try reopened.fetch(FetchDescriptor<Student>(sortBy: [SortDescriptor(\.name)]))
+        #expect(students.map { $0.courses.map(\.title) } == [["Poetry"], []])
+        #expect(try storedCount(url, "_osd_join_Course_students") == 1)
+    }
+
+    /// Rows that point at deleted ones through one-way relationships lose the reference: the
+    /// key is cleared and the join row goes, nothing is left dangling.
     @Test func anEntityOthersPointAtLeavesNoDanglingReferences() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: Playlist.self, Song.self) { context in
@@ -153,12 +257,40 @@ import Testing
         }
         let context = try open(url, Playlist.self, Song.self)
         try context.delete(model: Song.self, where: #Predicate { $0.title == "Blue" })
-        // Loaded and marked deleted, not left to a statement at the save.
-        #expect(context.deletedModelsArray.count == 1)
+        #expect(context.deletedModelsArray.isEmpty)
         try context.save()
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM \"Playlist\" WHERE \"favorite\" IS NOT NULL")[0] as Int == 0)
+        #expect(try storedCount(url, "_osd_join_Playlist_songs") == 1)
         let reopened = try open(url, Playlist.self, Song.self)
         let playlist = try #require(try reopened.fetch(FetchDescriptor<Playlist>()).first)
         #expect(playlist.songs.map(\.title) == ["Red"])
         #expect(playlist.favorite == nil)
+    }
+
+    /// A model of an entity the cascade reaches, loaded after the call, makes the save delete
+    /// model by model: the loaded city is marked deleted and let go, not left over a gone row.
+    @Test func aModelTheCascadeReachesLoadedBeforeTheSaveIsDeletedToo() throws {
+        let url = try countryStore()
+        let context = try open(url, Country.self)
+        try context.delete(model: Country.self, where: #Predicate { $0.name == "C0" })
+        let city = try #require(try context.fetch(FetchDescriptor<City>(predicate: #Predicate { $0.name == "C0-1" })).first)
+        try context.save()
+        #expect(city.isDeleted)
+        #expect(city.modelContext == nil)
+        #expect(try storedCount(url, "Country") == 3)
+        #expect(try storedCount(url, "City") == 15)
+        #expect(try storedCount(url, "Street") == 45)
+    }
+
+    /// A context that holds models the delete would touch deletes model by model from the start.
+    @Test func heldModelsOfATouchedEntityDeleteModelByModel() throws {
+        let url = try countryStore()
+        let context = try open(url, Country.self)
+        let streets = try context.fetch(FetchDescriptor<Street>())
+        try context.delete(model: Country.self, where: #Predicate { $0.name == "C3" })
+        #expect(context.deletedModelsArray.count == 1)
+        try context.save()
+        #expect(streets.filter(\.isDeleted).count == 15)
+        #expect(try storedCount(url, "Street") == 45)
     }
 }

@@ -85,6 +85,23 @@ import OpenSwiftData
     init(title: String) { self.title = title }
 }
 
+/// An account whose logins cannot be without it (`Login.account` is not optional) and that
+/// keeps the default `.nullify` rule: deleting an account that has logins is refused.
+@Model final class Account {
+    var name: String
+    @Relationship(inverse: \Login.account) var logins: [Login] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class Login {
+    var at: Int
+    var account: Account
+    init(at: Int, account: Account) {
+        self.at = at
+        self.account = account
+    }
+}
+
 @Model final class Team {
     var name: String
     @Relationship(minimumModelCount: 1, maximumModelCount: 2) var players: [Player] = []

@@ -2,21 +2,29 @@ import Foundation
 
 extension ModelContext {
     /// Marks deleted every model of a type that matches the predicate — every one of them
-    /// when the predicate is `nil`. The next save removes them.
+    /// when the predicate is `nil`. The next save removes them, and what their delete rules
+    /// reach.
     ///
-    /// When no relationship involves the entity and it has no unsaved changes, the models are
-    /// not loaded: the next save removes the matching rows with one `DELETE`, and until then
-    /// fetches that include pending changes leave them out. Models of those rows this context
-    /// already holds are marked deleted at once, as ``delete(_:)`` marks them; ones it loads
-    /// before the save are let go at the save. The predicate is evaluated by that `DELETE`, so
-    /// it also removes matching rows other contexts saved in between, and `didSave` lists only
-    /// the deleted rows this context held models for. Otherwise each matching model is fetched
-    /// and deleted, so delete rules run as they do for ``delete(_:)``.
+    /// The models are not loaded when the context holds no model, and no unsaved change, of an
+    /// entity the delete can touch (the entity, what its `.cascade` relationships reach, and the
+    /// entities related to those): the next save deletes the matching rows in SQL and applies
+    /// the delete rules there — cascading, refusing for `.deny`, clearing the keys that pointed
+    /// at deleted rows — with the same outcome as deleting each model. Until the save, fetches
+    /// that include pending changes leave the matching rows out (what they cascade to shows
+    /// until the save, as with ``delete(_:)``). The predicate is evaluated at the save, so it
+    /// also removes matching rows other contexts saved in between. If the context comes to hold
+    /// models of those entities before the save, the save loads the matching models and deletes
+    /// them one by one instead.
+    ///
+    /// An entity no relationship involves is deleted by one `DELETE` whatever the context holds:
+    /// models of matching rows it holds are marked deleted at once, as ``delete(_:)`` marks
+    /// them; ones it loads before the save are let go at the save, and `didSave` lists only the
+    /// deleted rows this context held models for.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         let descriptor = FetchDescriptor<T>(predicate: predicate)
         let query = try Query(descriptor, in: self)
-        guard canDeleteInOneStatement(query) else {
+        guard canDeleteInStore(query) else {
             for model in try fetch(descriptor) {
                 delete(model)
             }
@@ -32,17 +40,68 @@ extension ModelContext {
         scheduleAutosave()
     }
 
-    /// Whether the rows a query matches can be deleted with one statement at the next save: no
-    /// relationship of any entity involves its entity (so no delete rule, inverse or key column
-    /// needs its models), and none of its models has unsaved changes that could change what the
-    /// query matches.
-    private func canDeleteInOneStatement(_ query: Query) -> Bool {
+    /// Hands the pending batch deletes that can no longer run in SQL (the context came to hold
+    /// models, or unsaved changes, of entities they touch) over to the model-by-model delete.
+    func loadModelsOfBatchDeletes() throws {
+        // One at a time: the models one hands over are unsaved changes that may stop the next.
+        while let index = batchDeletes.firstIndex(where: { !isolatedEntity($0) && !canDeleteInStore($0) }) {
+            let batch = batchDeletes.remove(at: index)
+            let models = try models(of: batch) {
+                try batch.store.forEachRow(batch.table, where: batch.condition, orderBy: nil, limit: nil, offset: nil, $0)
+            }
+            for model in models { delete(model) }
+        }
+    }
+
+    /// Whether the rows a query matches can be deleted by SQL at the next save: see
+    /// ``delete(model:where:includeSubclasses:)``.
+    private func canDeleteInStore(_ query: Query) -> Bool {
+        let pending = Set((inserted + changed.values + deleted.values).map(\.layout.entityName))
+        if isolatedEntity(query) { return !pending.contains(query.table.entity.name) }
+        let entities = container.schema.entitiesByName
+        let cascaded = cascadeReach(of: query.table.entity.name)
+        var touched = cascaded.union(query.relatedEntities)
+        for entity in cascaded {
+            for relationship in entities[entity]?.relationshipsInOrder ?? [] { touched.insert(relationship.destination) }
+        }
+        for entity in container.schema.entities {
+            let pointing = entity.relationshipsInOrder.filter { cascaded.contains($0.destination) }
+            guard !pointing.isEmpty else { continue }
+            touched.insert(entity.name)
+            // Rules the models check that the store's delete does not: a minimum number of
+            // related models, and a non-optional one-way reference (left dangling model by model).
+            if pointing.contains(where: { ($0.minimumModelCount ?? 0) > 0 || ($0.isToOne && !$0.isOptional && $0.inverseName == nil) }) {
+                return false
+            }
+        }
+        return touched.allSatisfy { name in
+            guard let entity = entities[name], entity.superentityName == nil, entity.subentities.isEmpty,
+                  container.table(forEntity: name)?.store === query.store
+            else { return false }
+            return !pending.contains(name) && (registered[name]?.isEmpty ?? true)
+        }
+    }
+
+    /// Whether no relationship involves the query's entity (its own, or another entity's that
+    /// points at it), and its condition reads no other entity.
+    private func isolatedEntity(_ query: Query) -> Bool {
         let entity = query.table.entity.name
-        let involved = !query.table.entity.relationshipsInOrder.isEmpty || !query.relatedEntities.isEmpty
-            || container.schema.entities.contains { other in
+        return query.table.relationships.isEmpty && query.relatedEntities.isEmpty
+            && !container.schema.entities.contains { other in
                 other.relationshipsInOrder.contains { $0.destination == entity }
             }
-        let hasUnsavedChanges = (inserted + changed.values + deleted.values).contains { $0.layout.entityName == entity }
-        return !involved && !hasUnsavedChanges
+    }
+
+    /// The entity and every entity its `.cascade` relationships reach, and theirs.
+    private func cascadeReach(of entity: String) -> Set<String> {
+        var reached: Set<String> = [entity]
+        var pending = [entity]
+        while let entity = pending.popLast() {
+            for relationship in container.schema.entitiesByName[entity]?.relationshipsInOrder ?? []
+            where relationship.deleteRule == .cascade && reached.insert(relationship.destination).inserted {
+                pending.append(relationship.destination)
+            }
+        }
+        return reached
     }
 }

@@ -202,6 +202,7 @@ public class ModelContext: Equatable {
     /// row, and the inserted object takes its identifier. A save with no changes does nothing.
     public func save() throws {
         guard hasChanges else { return }
+        try loadModelsOfBatchDeletes()
         try applyPendingChanges(checkingDenyRules: true)
         try validatePendingChanges()
         NotificationCenter.default.post(name: Self.willSave, object: self)
@@ -615,17 +616,11 @@ public class ModelContext: Equatable {
         }
     }
 
-    /// The context's objects for the rows of the query's table that `readRows` reads, in the
-    /// order it calls back with them.
+    /// ``models(of:_:)`` as `T`, the table's model class.
     private func materializeRows<T: PersistentModel>(
         _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
     ) throws -> [T] {
-        // Gathered with a concrete element type: appending to an `[T]` here would look up the
-        // generic array type's metadata for every row.
-        var models: [any PersistentModel] = []
-        try withRegistry(of: query.table.entity.name) { byRowID in
-            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
-        }
+        let models = try models(of: query, readRows)
         // Every model was created as the class of the table's layout, so one check covers all.
         guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else { Self.wrongClass(T.self, query) }
         return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
@@ -634,6 +629,20 @@ public class ModelContext: Equatable {
             }
             initialized = models.count
         }
+    }
+
+    /// The context's objects for the rows of the query's table that `readRows` reads, in the
+    /// order it calls back with them.
+    func models(
+        of query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+    ) throws -> [any PersistentModel] {
+        // Gathered with a concrete element type: appending to an `[T]` here would look up the
+        // generic array type's metadata for every row.
+        var models: [any PersistentModel] = []
+        try withRegistry(of: query.table.entity.name) { byRowID in
+            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
+        }
+        return models
     }
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.

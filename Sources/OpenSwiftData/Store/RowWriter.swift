@@ -83,17 +83,23 @@ struct RowWriter {
     }
 
     /// Deletes every row of a table that `condition` selects (all rows for `nil`); their
-    /// `.externalStorage` values go with them (`ON DELETE CASCADE`). The table must have no
-    /// relationships: no key or join row is touched. Returns the deleted rows' keys when asked.
-    func deleteRows(of table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [Int64] {
+    /// `.externalStorage` values go with them (`ON DELETE CASCADE`). When relationships involve
+    /// the table, their delete rules run in SQL too (``CascadingDelete``). Returns the deleted
+    /// rows' keys by entity when asked.
+    func deleteRows(of table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [String: [Int64]] {
+        let pointedAt = tables.values.contains { $0.relationships.contains { $0.destination == table.entity.name } }
+        guard table.relationships.isEmpty, !pointedAt else {
+            var cascade = CascadingDelete(db: db, tables: tables)
+            return try cascade.run(from: table, where: condition, reportingKeys: reportingKeys)
+        }
         var sql = "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? "")
         let arguments = StatementArguments(condition?.arguments ?? [])
         guard reportingKeys else {
             try db.execute(sql: sql, arguments: arguments)
-            return []
+            return [:]
         }
         sql += " RETURNING \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
-        return try Int64.fetchAll(db, sql: sql, arguments: arguments)
+        return [table.entity.name: try Int64.fetchAll(db, sql: sql, arguments: arguments)]
     }
 
     mutating func insert(_ state: ModelState) throws -> Int64 {

@@ -379,9 +379,9 @@ final class SQLiteStore: Sendable {
         var inserted: [ModelState] = []
         var updated: [ModelState] = []
         var deleted: [ModelState] = []
-        /// Every row of the table the condition selects (all rows for `nil`), deleted with one
-        /// statement; only for tables no relationship involves. With `reportsKeys`, the keys of
-        /// the deleted rows come back in ``Saved/deletedRowIDs``.
+        /// Every row of the table the condition selects (all rows for `nil`), deleted by SQL
+        /// without loading models, delete rules included. With `reportsKeys`, the keys of the
+        /// deleted rows come back in ``Saved/deletedRowIDs``.
         var batchDeletes: [(table: TableLayout, condition: SQLFragment?, reportsKeys: Bool)] = []
     }
 
@@ -409,7 +409,7 @@ final class SQLiteStore: Sendable {
                 var saved = Saved()
                 for batch in changes.batchDeletes {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: batch.reportsKeys)
-                    saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
+                    saved.deletedRowIDs.merge(deleted, uniquingKeysWith: +)
                 }
                 // Deletes and updates go table by table in key order: the context hands them over
                 // in hash order, and a million of them in that order would jump around the
