@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import OpenSwiftData
 
@@ -162,7 +163,37 @@ import Testing
         #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM sqlite_temp_master")[0] as Int == 0)
     }
 
-    /// With the default `.nullify` rule, the books of a deleted shelf stay without a shelf.
+    /// Deleting every country empties the cities and streets that all belong to one (SQLite's
+    /// truncation, no key gathered). A city of no country, or one whose key points at a row
+    /// that is gone, is not reached by the cascade and stays with its streets.
+    @Test(arguments: [nil, 999] as [Int?])
+    func deletingEveryRowCascadesToWhatTheyHoldOnly(strayCountryKey: Int?) throws {
+        let url = try countryStore()
+        try writeStore(url, for: Country.self) { context in
+            let stray = City(name: "Stray")
+            stray.streets = [Street(name: "Lost")]
+            context.insert(stray)
+        }
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: #"UPDATE "City" SET "country" = ? WHERE "name" = 'Stray'"#, arguments: [strayCountryKey]) }
+        let context = try open(url, Country.self)
+        try context.delete(model: Country.self)
+        try context.save()
+        #expect(try storedCount(url, "Country") == 0)
+        let reopened = try open(url, Country.self)
+        let cities = try reopened.fetch(FetchDescriptor<City>())
+        #expect(cities.map(\.name) == ["Stray"])
+        #expect(cities.map { $0.streets.map(\.name) } == [["Lost"]])
+
+        let whole = try countryStore()
+        let allHeld = try open(whole, Country.self)
+        try allHeld.delete(model: Country.self)
+        try allHeld.save()
+        #expect(try storedCount(whole, "City") == 0)
+        #expect(try storedCount(whole, "Street") == 0)
+    }
+
+    /// With the default `.nullify` rule, the essays of a deleted writer stay without one.
     @Test func nullifyClearsTheKeysOfRowsThatStay() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: Writer.self) { context in

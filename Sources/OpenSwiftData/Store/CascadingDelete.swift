@@ -6,19 +6,29 @@ import GRDB
 /// It leaves the rows as deleting each model and saving would:
 /// - what a `.cascade` relationship of a deleted row holds is deleted too, and so on down;
 /// - a `.deny` relationship that still holds a row that is not deleted refuses the delete;
-/// - a key column that points at a deleted row is set to `NULL`, unless the relationship on the
-///   deleted side is `.noAction` (which leaves it, as the model-by-model delete does); a
-///   non-optional one refuses the delete instead, as saving such a model would;
+/// - a key column that points at a deleted row from a row that stays is set to `NULL`, unless
+///   the relationship on the deleted side is `.noAction` (which leaves it, as the model-by-model
+///   delete does); a non-optional one refuses the delete instead, as saving such a model would;
 /// - join rows of deleted rows go.
 ///
-/// The keys of each entity's deleted rows are gathered first in a temporary table (one per
-/// entity), so each rule is one statement over the whole set. It runs inside the save's
-/// transaction: when a rule refuses, nothing is written.
+/// The rows of each entity to delete are all of its rows, or the keys gathered in a temporary
+/// table, so each rule is one statement over the whole set. Deleting every row of an entity
+/// (no predicate) and cascading to rows that all belong to one of them needs no key table: the
+/// tables are emptied with SQLite's truncation. It runs inside the save's transaction: when a
+/// rule refuses, nothing is written.
 struct CascadingDelete {
+    /// The rows of one entity to delete.
+    private enum Rows {
+        /// Every row of the table.
+        case all
+        /// The rows whose keys this temporary table holds (its name quoted).
+        case keys(in: String)
+    }
+
     let db: Database
     let tables: [String: TableLayout]
-    /// The temporary key table of each entity that has rows to delete, quoted, by entity name.
-    private var doomed: [String: String] = [:]
+    private var doomed: [String: Rows] = [:]
+    private static let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
 
     init(db: Database, tables: [String: TableLayout]) {
         self.db = db
@@ -28,38 +38,72 @@ struct CascadingDelete {
     /// Deletes the rows of `table` that `condition` selects (all of them for `nil`) and what
     /// their delete rules reach; returns the deleted rows' keys by entity when asked.
     mutating func run(from table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [String: [Int64]] {
-        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
-        let selected = "SELECT \(key) FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? "")
-        guard try mark(table.entity.name, selected, arguments: condition?.statementArguments ?? []) else { return [:] }
+        if let condition {
+            let selected = "SELECT \(Self.key) FROM \(table.tableName) WHERE \(condition.sql)"
+            guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return [:] }
+        } else {
+            try markAll(table.entity.name)
+        }
         try cascade(from: table.entity.name)
         try checkDenyRules()
         try clearReferences()
         var keys: [String: [Int64]] = [:]
-        for (entity, keyTable) in doomed.sorted(by: { $0.key < $1.key }) {
+        for (entity, rows) in doomed.sorted(by: { $0.key < $1.key }) {
             let table = tables[entity]!
             if reportingKeys {
-                keys[entity] = try Int64.fetchAll(db, sql: "SELECT \"key\" FROM \(keyTable)")
+                keys[entity] = try Int64.fetchAll(db, sql: keysSQL(entity))
             }
-            try db.execute(sql: "DELETE FROM \(table.tableName) WHERE \(key) IN (SELECT \"key\" FROM \(keyTable))")
-            try db.execute(sql: "DROP TABLE \(keyTable)")
+            switch rows {
+            case .all:
+                try db.execute(sql: "DELETE FROM \(table.tableName)")
+            case .keys(let keyTable):
+                try db.execute(sql: "DELETE FROM \(table.tableName) WHERE \(Self.key) IN (\(keysSQL(entity)))")
+                try db.execute(sql: "DROP TABLE \(keyTable)")
+            }
         }
         doomed = [:]
         return keys
     }
 
-    /// Adds the keys `select` returns to the entity's deleted rows; whether any was new.
+    /// A `SELECT` of the keys of the entity's rows to delete.
+    private func keysSQL(_ entity: String) -> String {
+        switch doomed[entity]! {
+        case .all: "SELECT \(Self.key) FROM \(tables[entity]!.tableName)"
+        case .keys(let keyTable): "SELECT \"key\" FROM \(keyTable)"
+        }
+    }
+
+    private func isAll(_ entity: String) -> Bool {
+        if case .all? = doomed[entity] { return true }
+        return false
+    }
+
+    /// Adds the keys `select` returns to the entity's rows to delete; whether any was new.
     private mutating func mark(_ entity: String, _ select: String, arguments: StatementArguments = []) throws -> Bool {
+        guard !isAll(entity) else { return false }
         let keyTable = try keyTable(of: entity)
         try db.execute(sql: "INSERT OR IGNORE INTO \(keyTable) (\"key\") \(select)", arguments: arguments)
         return db.changesCount > 0
     }
 
+    /// Marks every row of the entity; whether that is more than before.
+    @discardableResult
+    private mutating func markAll(_ entity: String) throws -> Bool {
+        switch doomed[entity] {
+        case .all?: return false
+        case .keys(let keyTable)?: try db.execute(sql: "DROP TABLE \(keyTable)")
+        case nil: break
+        }
+        doomed[entity] = .all
+        return true
+    }
+
     private mutating func keyTable(of entity: String) throws -> String {
-        if let keyTable = doomed[entity] { return keyTable }
-        let keyTable = "temp.\("_osd_deleted_\(entity)".quotedDatabaseIdentifier)"
-        try db.execute(sql: "CREATE TEMP TABLE \("_osd_deleted_\(entity)".quotedDatabaseIdentifier) (\"key\" INTEGER PRIMARY KEY)")
-        doomed[entity] = keyTable
-        return keyTable
+        if case .keys(let keyTable)? = doomed[entity] { return keyTable }
+        let name = "_osd_deleted_\(entity)".quotedDatabaseIdentifier
+        try db.execute(sql: "CREATE TEMP TABLE \(name) (\"key\" INTEGER PRIMARY KEY)")
+        doomed[entity] = .keys(in: "temp.\(name)")
+        return "temp.\(name)"
     }
 
     /// Marks what `.cascade` relationships hold, entity by entity, until no new row is reached
@@ -68,19 +112,32 @@ struct CascadingDelete {
         var pending = [entity]
         while let entity = pending.popLast() {
             for relationship in tables[entity]!.relationships where relationship.relationship.deleteRule == .cascade {
-                let reached = try mark(relationship.destination, heldKeys(relationship, of: entity))
-                if reached, !pending.contains(relationship.destination) { pending.append(relationship.destination) }
+                let destination = relationship.destination
+                let reached = try holdsEveryRow(relationship, of: entity)
+                    ? try markAll(destination) : try mark(destination, heldKeys(relationship, of: entity))
+                if reached, !pending.contains(destination) { pending.append(destination) }
             }
         }
     }
 
+    /// Whether the relationship holds every row of its destination for the entity's rows to
+    /// delete: they are all of the entity's rows, and every destination row has one of them in
+    /// its key column (none has `NULL`, or a key left pointing at a row that is gone).
+    private func holdsEveryRow(_ relationship: StoredRelationship, of entity: String) throws -> Bool {
+        guard isAll(entity), case .inverseForeignKey(let name) = relationship.storage else { return false }
+        let destination = tables[relationship.destination]!.tableName, column = name.quotedDatabaseIdentifier
+        let unheld = "SELECT 1 FROM \(destination) WHERE \(column) IS NULL OR \(column) NOT IN (\(keysSQL(entity)))"
+        return try !(Bool.fetchOne(db, sql: "SELECT EXISTS (\(unheld))") ?? true)
+    }
+
     /// Refuses while a `.deny` relationship of a deleted row holds a row that is not deleted.
     private func checkDenyRules() throws {
-        for (entity, _) in doomed.sorted(by: { $0.key < $1.key }) {
+        for entity in doomed.keys.sorted() {
             for relationship in tables[entity]!.relationships where relationship.relationship.deleteRule == .deny {
+                guard !isAll(relationship.destination) else { continue }
                 var sql = "SELECT COUNT(*) FROM (\(heldKeys(relationship, of: entity))) AS \"held\""
-                if let kept = doomed[relationship.destination] {
-                    sql += " WHERE \"held\".\"key\" NOT IN (SELECT \"key\" FROM \(kept))"
+                if doomed[relationship.destination] != nil {
+                    sql += " WHERE \"held\".\"key\" NOT IN (\(keysSQL(relationship.destination)))"
                 }
                 let count = try Int.fetchOne(db, sql: sql) ?? 0
                 guard count == 0 else {
@@ -94,14 +151,15 @@ struct CascadingDelete {
     /// Sets to `NULL` the key columns that point at deleted rows from rows that stay, and
     /// deletes the join rows of deleted rows.
     private func clearReferences() throws {
-        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
         for table in tables.values.sorted(by: { $0.entity.name < $1.entity.name }) {
             for relationship in table.relationships {
                 switch relationship.storage {
                 case .foreignKey(let column):
-                    guard let target = doomed[relationship.destination], !isNoAction(inverseOf: relationship) else { continue }
-                    var condition = "\(column.quotedDatabaseIdentifier) IN (SELECT \"key\" FROM \(target))"
-                    if let own = doomed[table.entity.name] { condition += " AND \(key) NOT IN (SELECT \"key\" FROM \(own))" }
+                    guard doomed[relationship.destination] != nil, !isAll(table.entity.name),
+                          inverseRuleClearsKeys(of: relationship)
+                    else { continue }
+                    var condition = "\(column.quotedDatabaseIdentifier) IN (\(keysSQL(relationship.destination)))"
+                    if doomed[table.entity.name] != nil { condition += " AND \(Self.key) NOT IN (\(keysSQL(table.entity.name)))" }
                     if !relationship.relationship.isOptional {
                         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.tableName) WHERE \(condition)") ?? 0
                         guard count == 0 else {
@@ -111,9 +169,8 @@ struct CascadingDelete {
                     }
                     try db.execute(sql: "UPDATE \(table.tableName) SET \(column.quotedDatabaseIdentifier) = NULL WHERE \(condition)")
                 case .joinTable(let joinTable, let ownColumn, let otherColumn):
-                    for (column, entity) in [(ownColumn, table.entity.name), (otherColumn, relationship.destination)] {
-                        guard let keys = doomed[entity] else { continue }
-                        try db.execute(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) IN (SELECT \"key\" FROM \(keys))")
+                    for (column, entity) in [(ownColumn, table.entity.name), (otherColumn, relationship.destination)] where doomed[entity] != nil {
+                        try db.execute(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) IN (\(keysSQL(entity)))")
                     }
                 case .inverseForeignKey:
                     continue
@@ -122,26 +179,27 @@ struct CascadingDelete {
         }
     }
 
-    /// Whether the relationship's inverse, on the side of the rows that go, has the `.noAction`
-    /// rule: a model-by-model delete leaves such keys as they are.
-    private func isNoAction(inverseOf relationship: StoredRelationship) -> Bool {
+    /// Whether keys of the relationship can point at deleted rows from rows that stay, and are
+    /// to be cleared: its inverse, on the side of the rows that go, is `.nullify`, or there is
+    /// none. A `.cascade` inverse deleted every row that points at them, a `.deny` one refused
+    /// while any did, and a `.noAction` one leaves the keys as a model-by-model delete does.
+    private func inverseRuleClearsKeys(of relationship: StoredRelationship) -> Bool {
         guard let inverseName = relationship.relationship.inverseName,
               let inverse = tables[relationship.destination]?.relationships.first(where: { $0.name == inverseName })
-        else { return false }
-        return inverse.relationship.deleteRule == .noAction
+        else { return true }
+        return inverse.relationship.deleteRule == .nullify
     }
 
-    /// A `SELECT` of the keys of the rows the relationship holds for the entity's deleted rows,
-    /// as a column named `key`.
+    /// A `SELECT` of the keys of the rows the relationship holds for the entity's rows to
+    /// delete, as a column named `key`.
     private func heldKeys(_ relationship: StoredRelationship, of entity: String) -> String {
-        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
-        let owners = "(SELECT \"key\" FROM \(doomed[entity]!))"
+        let owners = "(\(keysSQL(entity)))"
         switch relationship.storage {
         case .foreignKey(let column):
             let column = column.quotedDatabaseIdentifier
-            return "SELECT \(column) AS \"key\" FROM \(tables[entity]!.tableName) WHERE \(key) IN \(owners) AND \(column) IS NOT NULL"
+            return "SELECT \(column) AS \"key\" FROM \(tables[entity]!.tableName) WHERE \(Self.key) IN \(owners) AND \(column) IS NOT NULL"
         case .inverseForeignKey(let column):
-            return "SELECT \(key) AS \"key\" FROM \(tables[relationship.destination]!.tableName) WHERE \(column.quotedDatabaseIdentifier) IN \(owners)"
+            return "SELECT \(Self.key) AS \"key\" FROM \(tables[relationship.destination]!.tableName) WHERE \(column.quotedDatabaseIdentifier) IN \(owners)"
         case .joinTable(let joinTable, let ownColumn, let otherColumn):
             return "SELECT \(otherColumn.quotedDatabaseIdentifier) AS \"key\" FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) IN \(owners)"
         }
