@@ -87,6 +87,34 @@ import Testing
         #expect(shelves[1].books.isEmpty)
     }
 
+    /// A to-many relationship filled from its inverse, one member at a time (as each new book
+    /// names its shelf), holds each member once, in memory, after the save and when read back;
+    /// moving members out and back leaves no copy behind.
+    @Test func aToManyFilledThroughItsInverseHoldsEachMemberOnce() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try container(url, Shelf.self))
+        let fiction = Shelf(name: "Fiction")
+        let other = Shelf(name: "Other")
+        context.insert(fiction)
+        context.insert(other)
+        let books = (0..<300).map { Book(title: "B\($0)", pages: $0, shelf: fiction) }
+        for book in books { context.insert(book) }
+        for book in books.prefix(10) {
+            book.shelf = other
+            book.shelf = fiction
+            book.shelf = fiction
+        }
+        #expect(fiction.books.count == 300)
+        #expect(Set(fiction.books.map(\.title)).count == 300)
+        #expect(other.books.isEmpty)
+        try context.save()
+        #expect(fiction.books.count == 300)
+        let reread = ModelContext(try container(url, Shelf.self))
+        let shelf = try #require(try reread.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.name == "Fiction" })).first)
+        #expect(Set(shelf.books.map(\.title)) == Set(books.map(\.title)))
+        #expect(shelf.books.count == 300)
+    }
+
     @Test func deletingModelsRemovesTheirJoinRows() throws {
         let url = temporaryStoreURL()
         let context = ModelContext(try container(url, Student.self))

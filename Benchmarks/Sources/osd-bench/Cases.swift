@@ -50,6 +50,8 @@ let allCases: [BenchCase] = [
               quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "D3", title: "Object graph: delete every school, cascading to students and grades", drivers: ["raw", "grdb", "ours"],
               quick: [10_000], full: [10_000, 100_000]),
+    BenchCase(id: "D4", title: "Object graph: D1 with one school, so its students relationship grows to N", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "E1", title: "Commit cost: 1 000 single-object saves", drivers: ["raw", "grdb", "ours"],
               quick: [1_000], full: [1_000]),
     BenchCase(id: "G1", title: "Migration: add optional + defaulted attribute (open included)", drivers: ["raw", "grdb", "ours"],
@@ -82,6 +84,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
     var raw: RawDB?
     var queue: DatabaseQueue?
     let closeAll = { container = nil; raw = nil; queue = nil }
+    /// The number of schools D1's graph spreads its students over; D4 puts them all in one.
+    let schools = id == "D4" ? 1 : GraphSeed.schools
     /// A fresh V1 store holding n users.
     let seedUsers = { try Stores.fresh(UsersV1.self, at: url); try Stores.seedUsers(url, count: n) }
 
@@ -364,27 +368,27 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         }
 
     // MARK: D1–D3 object graph (n students)
-    case ("D1", "raw"):
+    case ("D1", "raw"), ("D4", "raw"):
         return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); raw = try RawDB(path: url.path) }, body: {
             let db = raw!
             try db.exec("BEGIN")
-            try Stores.insertGraph(db, students: n)
+            try Stores.insertGraph(db, students: n, schools: schools)
             try db.exec("COMMIT")
             return n
         }, after: closeAll)
-    case ("D1", "grdb"):
+    case ("D1", "grdb"), ("D4", "grdb"):
         return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); queue = try Stores.grdb(url) }, body: {
             try queue!.write { db in
                 let school = try db.makeStatement(sql: #"INSERT INTO "School" ("name") VALUES (?)"#)
                 var schoolKeys: [Int64] = []
-                for i in 0..<GraphSeed.schools {
+                for i in 0..<schools {
                     try school.execute(arguments: [GraphSeed.schoolName(i)])
                     schoolKeys.append(db.lastInsertedRowID)
                 }
                 let student = try db.makeStatement(sql: #"INSERT INTO "Student" ("name", "school") VALUES (?, ?)"#)
                 let grade = try db.makeStatement(sql: #"INSERT INTO "Grade" ("subject", "letter", "student") VALUES (?, ?, ?)"#)
                 for i in 0..<n {
-                    try student.execute(arguments: [GraphSeed.studentName(i), schoolKeys[i % GraphSeed.schools]])
+                    try student.execute(arguments: [GraphSeed.studentName(i), schoolKeys[i % schools]])
                     let key = db.lastInsertedRowID
                     for (s, subject) in GraphSeed.subjects.enumerated() {
                         try grade.execute(arguments: [subject, GraphSeed.letter(student: i, subject: s), key])
@@ -393,17 +397,17 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             }
             return n
         }, after: closeAll)
-    case ("D1", "ours"):
+    case ("D1", "ours"), ("D4", "ours"):
         return Job(before: { try Stores.fresh(SchoolsV1.self, at: url); container = try Stores.container(SchoolsV1.self, at: url) }, body: {
             let context = Stores.context(container!)
-            var schools: [School] = []
-            for i in 0..<GraphSeed.schools {
+            var schoolModels: [School] = []
+            for i in 0..<schools {
                 let school = School(name: GraphSeed.schoolName(i))
                 context.insert(school)
-                schools.append(school)
+                schoolModels.append(school)
             }
             for i in 0..<n {
-                let student = Student(name: GraphSeed.studentName(i), school: schools[i % GraphSeed.schools])
+                let student = Student(name: GraphSeed.studentName(i), school: schoolModels[i % schools])
                 context.insert(student)
                 for (s, subject) in GraphSeed.subjects.enumerated() {
                     context.insert(Grade(subject: subject, letter: GraphSeed.letter(student: i, subject: s), student: student))

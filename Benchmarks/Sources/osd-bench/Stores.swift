@@ -50,17 +50,17 @@ enum Stores {
     static func seedGraph(_ url: URL, students: Int) throws {
         let db = try RawDB(path: url.path)
         try db.exec("BEGIN")
-        try insertGraph(db, students: students)
+        try insertGraph(db, students: students, schools: GraphSeed.schools)
         try db.exec("COMMIT")
         try db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// The raw driver's graph insert: schools first, then each student and its grades, keys
-    /// from `sqlite3_last_insert_rowid`.
-    static func insertGraph(_ db: RawDB, students: Int) throws {
+    /// The raw driver's graph insert: schools first, then each student (spread over the
+    /// schools in turn) and its grades, keys from `sqlite3_last_insert_rowid`.
+    static func insertGraph(_ db: RawDB, students: Int, schools: Int) throws {
         let school = try db.prepare(#"INSERT INTO "School" ("name") VALUES (?)"#)
         var schoolKeys: [Int] = []
-        for i in 0..<GraphSeed.schools {
+        for i in 0..<schools {
             school.bind(1, GraphSeed.schoolName(i))
             try school.run()
             schoolKeys.append(db.lastInsertedRowID)
@@ -69,7 +69,7 @@ enum Stores {
         let grade = try db.prepare(#"INSERT INTO "Grade" ("subject", "letter", "student") VALUES (?, ?, ?)"#)
         for i in 0..<students {
             student.bind(1, GraphSeed.studentName(i))
-            student.bind(2, schoolKeys[i % GraphSeed.schools])
+            student.bind(2, schoolKeys[i % schools])
             try student.run()
             let key = db.lastInsertedRowID
             for (s, subject) in GraphSeed.subjects.enumerated() {

@@ -39,6 +39,10 @@ extension ModelContext {
         // this walk entirely.
         var pending = (inserted + changed.values).filter { !$0.layout.relationshipIndices.isEmpty }
         var seen = Set(pending.map { ObjectIdentifier($0) })
+        // Inverse to-many sides are linked at the end, each in one pass: a model that many new
+        // models refer to (a shelf of a thousand new books) would otherwise be searched for
+        // each of them.
+        var toManyLinks: [PropertySlot: (state: ModelState, owners: [any PersistentModel])] = [:]
         while let state = pending.popLast() {
             guard let owner = state.model else { continue }
             for index in state.layout.relationshipIndices {
@@ -50,13 +54,20 @@ extension ModelContext {
                         insert(related)
                     }
                     if state.isInserted, let inverse {
-                        relatedState.link(owner, at: inverse.index, self: related)
+                        if relatedState.layout.properties[inverse.index].isToMany {
+                            toManyLinks[PropertySlot(relatedState, inverse.index), default: (relatedState, [])].owners.append(owner)
+                        } else {
+                            relatedState.link(owner, at: inverse.index, self: related)
+                        }
                     }
                     if seen.insert(ObjectIdentifier(relatedState)).inserted, relatedState.isInserted {
                         pending.append(relatedState)
                     }
                 }
             }
+        }
+        for (slot, link) in toManyLinks {
+            link.state.linkAll(link.owners, at: slot.index)
         }
         try applyDeleteRules(checkingDenyRules: checkingDenyRules)
     }
@@ -164,5 +175,16 @@ extension ModelContext {
                 }
             }
         }
+    }
+}
+
+/// One property of one model's backing data, as a dictionary key.
+private struct PropertySlot: Hashable {
+    let state: ObjectIdentifier
+    let index: Int
+
+    init(_ state: ModelState, _ index: Int) {
+        self.state = ObjectIdentifier(state)
+        self.index = index
     }
 }

@@ -71,16 +71,6 @@ class ModelState {
         }
     }
 
-    /// Puts a value in its slot with one access to `values`, allocating them on first use.
-    private func store(_ value: Any?, at index: Int) {
-        Self.store(value, at: index, in: &values, count: layout.properties.count)
-    }
-
-    private static func store(_ value: Any?, at index: Int, in values: inout ContiguousArray<Any?>, count: Int) {
-        if values.isEmpty { values = emptyValues(count: count) }
-        values[index] = value
-    }
-
     /// The model's identifier: its row's once saved, a temporary one before.
     var modelID: PersistentIdentifier {
         if let rowID {
@@ -124,14 +114,23 @@ class ModelState {
 
     /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
     func setValue(_ newValue: Any?, at index: Int) {
+        modifyValue(at: index) { $0 = newValue }
+    }
+
+    /// Changes the property at `index` in place and records the change with the model's
+    /// context. `change` gets the slot itself, so an array only the slot holds can grow
+    /// without being copied.
+    @inline(__always)
+    private func modifyValue(at index: Int, _ change: (inout Any?) -> Void) {
         if isBeingLoaded { return }
+        if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted {
-            if committedValues == nil { committedValues = values.isEmpty ? Self.emptyValues(count: layout.properties.count) : values }
+            if committedValues == nil { committedValues = values }
             changedProperties.insert(index)
-            store(newValue, at: index)
+            change(&values[index])
             context?.modelDidChange(self)
         } else {
-            store(newValue, at: index)
+            change(&values[index])
             if isInserted { context?.modelDidChange(self) }
         }
     }
@@ -188,11 +187,15 @@ class ModelState {
     /// to-one.
     func link(_ other: any PersistentModel, at index: Int, self me: any PersistentModel) {
         let property = layout.properties[index]
-        let current = relatedModels(at: index)
-        guard !current.contains(where: { $0 === other }) else { return }
         if property.isToMany {
-            setValue(RelatedModels.toManyValue(current + [other], of: property.destination!), at: index)
+            // The value is only read here, not kept: kept, it would share the array `append`
+            // grows, which would then be copied.
+            guard let types = property.relatedValueTypes, !RelatedModels.holds(other, in: resolvedValue(at: index), heldAs: types)
+            else { return }
+            modifyValue(at: index) { RelatedModels.append([other], to: &$0, heldAs: types) }
         } else {
+            let current = relatedModels(at: index)
+            guard !current.contains(where: { $0 === other }) else { return }
             if let previous = current.first, let inverse = layout.inverse(of: index) {
                 previous.modelState?.unlink(me, at: inverse.index)
             }
@@ -200,13 +203,23 @@ class ModelState {
         }
     }
 
+    /// Makes the to-many relationship at `index` hold each of `others` it does not hold yet,
+    /// in one pass over its members: the inverse side of many new models that refer to this one.
+    func linkAll(_ others: [any PersistentModel], at index: Int) {
+        guard let types = layout.properties[index].relatedValueTypes else { return }
+        var held = Set(relatedModels(at: index).map { ObjectIdentifier($0) })
+        let missing = others.filter { held.insert(ObjectIdentifier($0)).inserted }
+        guard !missing.isEmpty else { return }
+        modifyValue(at: index) { RelatedModels.append(missing, to: &$0, heldAs: types) }
+    }
+
     /// Takes `other` out of the relationship at `index`.
     func unlink(_ other: any PersistentModel, at index: Int) {
         let property = layout.properties[index]
-        let current = relatedModels(at: index)
-        guard current.contains(where: { $0 === other }) else { return }
+        guard let types = property.relatedValueTypes, RelatedModels.holds(other, in: resolvedValue(at: index), heldAs: types)
+        else { return }
         if property.isToMany {
-            setValue(RelatedModels.toManyValue(current.filter { $0 !== other }, of: property.destination!), at: index)
+            modifyValue(at: index) { RelatedModels.remove(other, from: &$0, heldAs: types) }
         } else {
             // No value at all for a non-optional to-one: saving then fails unless it gets a new one.
             setValue(property.emptyValue, at: index)

@@ -11,6 +11,24 @@ enum RelatedModels {
     static func toManyValue(_ models: [any PersistentModel], of destination: any PersistentModel.Type) -> Any {
         destination.typedArray(models)
     }
+
+    /// Whether a relationship value holds `model`: a scan of its references, making no array.
+    static func holds(_ model: any PersistentModel, in value: Any?, heldAs types: RelatedValueTypes) -> Bool {
+        guard let value else { return false }
+        return types.destination.holds(model, in: value, heldAs: types)
+    }
+
+    /// Adds `models` to a to-many value (none yet counts as empty), in place: an array that
+    /// only the value holds grows without being copied, so a relationship built one member at
+    /// a time does not copy its members at each step.
+    static func append(_ models: [any PersistentModel], to value: inout Any?, heldAs types: RelatedValueTypes) {
+        types.destination.append(models, to: &value, heldAs: types)
+    }
+
+    /// Takes `model` out of a to-many value, in place.
+    static func remove(_ model: any PersistentModel, from value: inout Any?, heldAs types: RelatedValueTypes) {
+        types.destination.remove(model, from: &value, heldAs: types)
+    }
 }
 
 /// The types a relationship value to one model type is held as: the model, `M?`, `[M]` and
@@ -54,5 +72,47 @@ extension PersistentModel {
     /// `models` as an array of this model type, boxed.
     static func typedArray(_ models: [any PersistentModel]) -> Any {
         models.map { $0 as! Self }
+    }
+
+    /// Whether a relationship value of this model type holds `model`, compared by reference.
+    static func holds(_ model: any PersistentModel, in value: Any, heldAs types: RelatedValueTypes) -> Bool {
+        func project<Held>(_ held: Held) -> Bool {
+            let type = ObjectIdentifier(Held.self)
+            if type == ObjectIdentifier(types.array) { return unsafeBitCast(held, to: [AnyObject].self).contains { $0 === model } }
+            if type == ObjectIdentifier(types.optionalArray) {
+                return unsafeBitCast(held, to: [AnyObject]?.self)?.contains { $0 === model } ?? false
+            }
+            return relatedModels(in: held, heldAs: types).contains { $0 === model }
+        }
+        return project(value)
+    }
+
+    /// Adds `models` to a to-many value of this model type, in place (see
+    /// ``RelatedModels/append(_:to:heldAs:)``). The value's own reference to its array is
+    /// dropped before the append, so an array nothing else holds is not copied.
+    static func append(_ models: [any PersistentModel], to value: inout Any?, heldAs types: RelatedValueTypes) {
+        var members = takeMembers(of: &value, heldAs: types)
+        for model in models { members.append(unsafeDowncast(model, to: Self.self)) }
+        value = members
+    }
+
+    /// Takes `model` out of a to-many value of this model type, in place.
+    static func remove(_ model: any PersistentModel, from value: inout Any?, heldAs types: RelatedValueTypes) {
+        var members = takeMembers(of: &value, heldAs: types)
+        members.removeAll { $0 === model }
+        value = members
+    }
+
+    /// The members of a to-many value of this model type, the value left empty.
+    private static func takeMembers(of value: inout Any?, heldAs types: RelatedValueTypes) -> [Self] {
+        func project<Held>(_ held: Held) -> [Self] {
+            let type = ObjectIdentifier(Held.self)
+            if type == ObjectIdentifier(types.array) { return unsafeBitCast(held, to: [Self].self) }
+            if type == ObjectIdentifier(types.optionalArray) { return unsafeBitCast(held, to: [Self]?.self) ?? [] }
+            return relatedModels(in: held, heldAs: types).map { unsafeDowncast($0, to: Self.self) }
+        }
+        guard let held = value else { return [] }
+        value = nil
+        return project(held)
     }
 }
