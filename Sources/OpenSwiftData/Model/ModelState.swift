@@ -114,25 +114,36 @@ class ModelState {
 
     /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
     func setValue(_ newValue: Any?, at index: Int) {
-        modifyValue(at: index) { $0 = newValue }
+        guard willChangeValue(at: index) else { return }
+        values[index] = newValue
+        didChangeValue()
     }
 
     /// Changes the property at `index` in place and records the change with the model's
     /// context. `change` gets the slot itself, so an array only the slot holds can grow
     /// without being copied.
-    @inline(__always)
     private func modifyValue(at index: Int, _ change: (inout Any?) -> Void) {
-        if isBeingLoaded { return }
+        guard willChangeValue(at: index) else { return }
+        change(&values[index])
+        didChangeValue()
+    }
+
+    /// Readies the values for a change to the property at `index`: makes room for them, and
+    /// keeps the saved ones for rollback. `false` while the model is being created over a
+    /// loaded row, whose values its declarations' initial values must not replace.
+    private func willChangeValue(at index: Int) -> Bool {
+        if isBeingLoaded { return false }
         if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted {
             if committedValues == nil { committedValues = values }
             changedProperties.insert(index)
-            change(&values[index])
-            context?.modelDidChange(self)
-        } else {
-            change(&values[index])
-            if isInserted { context?.modelDidChange(self) }
         }
+        return true
+    }
+
+    /// Tells the context of a saved or inserted model that one of its values changed.
+    private func didChangeValue() {
+        if rowID != nil || isInserted { context?.modelDidChange(self) }
     }
 
     // MARK: Relationships
