@@ -9,8 +9,9 @@ struct RowDecoder {
     enum Source {
         /// An attribute's column, at this index of the select list.
         case column(Int32, UnownedCodec)
-        /// A to-one relationship's key column, at this index; `empty` when it holds `NULL`.
-        case foreignKey(Int32, empty: Any?)
+        /// A to-one relationship's key column, at this index; the property's entry in
+        /// `emptyValues` when it holds `NULL`.
+        case foreignKey(Int32)
         /// A to-many relationship, always a fault until first read.
         case toMany
         /// Nothing in the row: an `.externalStorage` attribute, loaded on first access.
@@ -24,7 +25,11 @@ struct RowDecoder {
     }
 
     let entityName: String
+    /// Kept free of any value that needs copying (no `Any`, no strong reference), so reading
+    /// a source in the per-column loop is a plain load.
     let sources: ContiguousArray<Source>
+    /// What each to-one relationship holds when its key is `NULL`, by property index.
+    private let emptyValues: [Any?]
     private let codecs: [ValueCodec]
     /// Each property's name, for errors.
     let propertyNames: [String]
@@ -38,14 +43,14 @@ struct RowDecoder {
             sources[column.propertyIndex] = .column(Int32(1 + offset), UnownedCodec(codec: column.codec))
         }
         for (offset, foreignKey) in relationships.filter(\.isToOne).enumerated() {
-            sources[foreignKey.propertyIndex] = .foreignKey(
-                Int32(1 + columns.count + offset), empty: layout.properties[foreignKey.propertyIndex].emptyValue)
+            sources[foreignKey.propertyIndex] = .foreignKey(Int32(1 + columns.count + offset))
         }
         for relationship in relationships where !relationship.isToOne {
             sources[relationship.propertyIndex] = .toMany
         }
         self.sources = sources
         codecs = columns.map(\.codec)
+        emptyValues = layout.properties.map(\.emptyValue)
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
@@ -61,8 +66,8 @@ struct RowDecoder {
                         throw SwiftDataError.loadIssueModelContainer.explaining(
                             "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
                     }
-                case .foreignKey(let column, let empty):
-                    value = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? empty
+                case .foreignKey(let column):
+                    value = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index]
                 case .toMany:
                     value = RelationshipFault.toMany
                 case .none:
