@@ -79,10 +79,14 @@ extension PersistentModel {
 
     /// OpenSwiftData's backing data for the model, unless someone replaced it with their own.
     var modelState: ModelState? {
-        // Casting the opened backing data is a class-to-class cast. Casting the existential
-        // `any BackingData<Self>` first looks its metadata up in the runtime's hashed cache, and
-        // this runs on every insert, identifier and change check.
-        func state(_ backingData: some BackingData) -> ModelState? { backingData as? ModelState }
+        // The opened backing data, when it is a class instance, is cast as a reference: a walk up
+        // its class's superclasses. Casting the existential `any BackingData<Self>` looks its
+        // metadata up in the runtime's hashed cache, and casting the opened generic value goes
+        // through the runtime's general cast; this runs on every insert, link and change check.
+        func state<Data: BackingData>(_ backingData: Data) -> ModelState? {
+            guard Data.self is AnyClass else { return nil }
+            return unsafeBitCast(backingData, to: AnyObject.self) as? ModelState
+        }
         return state(persistentBackingData)
     }
 
