@@ -36,23 +36,19 @@ struct CascadingDelete {
     }
 
     /// Deletes the rows of `table` that `condition` selects (all of them for `nil`) and what
-    /// their delete rules reach; returns the deleted rows' keys by entity when asked.
-    mutating func run(from table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [String: [Int64]] {
+    /// their delete rules reach.
+    mutating func run(from table: TableLayout, where condition: SQLFragment?) throws {
         if let condition {
             let selected = "SELECT \(Self.key) FROM \(table.tableName) WHERE \(condition.sql)"
-            guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return [:] }
+            guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return }
         } else {
             try markAll(table.entity.name)
         }
         try cascade(from: table.entity.name)
         try checkDenyRules()
         try clearReferences()
-        var keys: [String: [Int64]] = [:]
         for (entity, rows) in doomed.sorted(by: { $0.key < $1.key }) {
             let table = tables[entity]!
-            if reportingKeys {
-                keys[entity] = try Int64.fetchAll(db, sql: keysSQL(entity))
-            }
             switch rows {
             case .all:
                 try db.execute(sql: "DELETE FROM \(table.tableName)")
@@ -62,7 +58,6 @@ struct CascadingDelete {
             }
         }
         doomed = [:]
-        return keys
     }
 
     /// A `SELECT` of the keys of the entity's rows to delete.

@@ -409,7 +409,7 @@ final class SQLiteStore: Sendable {
                 var saved = Saved()
                 for batch in changes.batchDeletes {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: batch.reportsKeys)
-                    saved.deletedRowIDs.merge(deleted, uniquingKeysWith: +)
+                    saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
                 }
                 // Deletes and updates go table by table in key order: the context hands them over
                 // in hash order, and a million of them in that order would jump around the
