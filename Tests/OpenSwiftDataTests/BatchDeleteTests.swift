@@ -124,23 +124,6 @@ import Testing
         #expect(try open(url, Photo.self).fetch(FetchDescriptor<Photo>()).map(\.image) == [Data([9])])
     }
 
-    /// Four countries of five cities of three streets each, named `C<country>-<city>-<street>`.
-    private func countryStore() throws -> URL {
-        let url = temporaryStoreURL()
-        try writeStore(url, for: Country.self) { context in
-            for countryNumber in 0..<4 {
-                let country = Country(name: "C\(countryNumber)")
-                country.cities = (0..<5).map { cityNumber in
-                    let city = City(name: "C\(countryNumber)-\(cityNumber)")
-                    city.streets = (0..<3).map { Street(name: "C\(countryNumber)-\(cityNumber)-\($0)") }
-                    return city
-                }
-                context.insert(country)
-            }
-        }
-        return url
-    }
-
     /// Delete rules run in SQL at the save: no model of any level is loaded, and the rows the
     /// cascade reaches go while the other countries' stay.
     @Test func aCascadeRunsInTheStoreWithoutLoadingModels() throws {

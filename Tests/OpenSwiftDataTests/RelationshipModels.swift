@@ -73,6 +73,23 @@ import OpenSwiftData
     init(name: String) { self.name = name }
 }
 
+/// A store of four countries of five cities of three streets each, named `C<country>-<city>-<street>`.
+func countryStore() throws -> URL {
+    let url = temporaryStoreURL()
+    try writeStore(url, for: Country.self) { context in
+        for countryNumber in 0..<4 {
+            let country = Country(name: "C\(countryNumber)")
+            country.cities = (0..<5).map { cityNumber in
+                let city = City(name: "C\(countryNumber)-\(cityNumber)")
+                city.streets = (0..<3).map { Street(name: "C\(countryNumber)-\(cityNumber)-\($0)") }
+                return city
+            }
+            context.insert(country)
+        }
+    }
+    return url
+}
+
 @Model final class Playlist {
     var name: String
     @Relationship(inverse: nil) var songs: [Song] = []

@@ -350,18 +350,7 @@ import Testing
     }
 
     @Test func aCascadeLoadsEachLevelWithOneQueryNotOnePerModel() throws {
-        let url = temporaryStoreURL()
-        try writeStore(url, for: Country.self) { context in
-            for countryNumber in 0..<4 {
-                let country = Country(name: "C\(countryNumber)")
-                country.cities = (0..<5).map { cityNumber in
-                    let city = City(name: "C\(countryNumber)-\(cityNumber)")
-                    city.streets = (0..<3).map { Street(name: "S\(countryNumber)-\(cityNumber)-\($0)") }
-                    return city
-                }
-                context.insert(country)
-            }
-        }
+        let url = try countryStore()
         SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         let container = try ModelContainer(for: Country.self, configurations: ModelConfiguration(url: url))
         let store = try #require(container.stores.first)
