@@ -176,6 +176,33 @@ import Testing
         #expect(try storedCount(whole, "Street") == 0)
     }
 
+    /// A relationship from an entity to itself cascades down a tree as deep as it goes: the
+    /// store's walk repeats until no new row is reached.
+    @Test func aCascadeFollowsARelationshipToItsOwnEntity() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Folder.self) { context in
+            let root = Folder(name: "root")
+            context.insert(root)
+            var parent = root
+            for depth in 1...6 {
+                let folder = Folder(name: "deep\(depth)", parent: parent)
+                _ = Folder(name: "side\(depth)", parent: parent)
+                parent = folder
+            }
+            let other = Folder(name: "other")
+            context.insert(other)
+            _ = Folder(name: "kept", parent: other)
+        }
+        #expect(try storedCount(url, "Folder") == 15)
+        let context = try open(url, Folder.self)
+        try context.delete(model: Folder.self, where: #Predicate { $0.name == "root" })
+        try context.save()
+        #expect(context.registered.values.allSatisfy { $0.isEmpty })
+        let reopened = try open(url, Folder.self)
+        let names = try reopened.fetch(FetchDescriptor<Folder>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+        #expect(names == ["kept", "other"])
+    }
+
     /// With the default `.nullify` rule, the essays of a deleted writer stay without one.
     @Test func nullifyClearsTheKeysOfRowsThatStay() throws {
         let url = temporaryStoreURL()

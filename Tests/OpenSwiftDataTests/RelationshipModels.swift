@@ -90,6 +90,17 @@ func countryStore() throws -> URL {
     return url
 }
 
+/// A folder tree: deleting a folder deletes what it holds, level after level.
+@Model final class Folder {
+    var name: String
+    var parent: Folder?
+    @Relationship(deleteRule: .cascade, inverse: \Folder.parent) var subfolders: [Folder] = []
+    init(name: String, parent: Folder? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
 @Model final class Playlist {
     var name: String
     @Relationship(inverse: nil) var songs: [Song] = []
