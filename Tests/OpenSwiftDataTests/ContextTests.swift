@@ -105,6 +105,8 @@ import Testing
         try context.save()
 
         up.rating = 9
+        up.rating = 9.5
+        up.year = 2010
         #expect(up.hasChanges)
         #expect(context.changedModelsArray.count == 1)
         context.delete(cars)
@@ -115,6 +117,7 @@ import Testing
 
         context.rollback()
         #expect(up.rating == 8.3)
+        #expect(up.year == 2009)
         #expect(!up.hasChanges)
         #expect(!cars.isDeleted)
         #expect(coco.modelContext == nil)

@@ -39,8 +39,10 @@ class ModelState {
 
     /// Properties changed since the last save, by index.
     var changedProperties: PropertyIndexSet = []
-    /// The values as last saved, kept from the first unsaved change so rollback can restore them.
-    var committedValues: ContiguousArray<Any?>?
+    /// The value as last saved of each property changed since, recorded at its first change so
+    /// rollback can restore it. Only those: a copy of every value would double the memory of a
+    /// context that changes one property of each of a million models.
+    var committedValues: [(index: Int, value: Any?)]?
 
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
@@ -134,8 +136,9 @@ class ModelState {
     private func willChangeValue(at index: Int) -> Bool {
         if isBeingLoaded { return false }
         if values.isEmpty { allocateValues() }
-        if rowID != nil, !isInserted {
-            if committedValues == nil { committedValues = values }
+        if rowID != nil, !isInserted, !changedProperties.contains(index) {
+            if committedValues == nil { committedValues = [] }
+            committedValues!.append((index, values[index]))
             changedProperties.insert(index)
         }
         return true
@@ -270,7 +273,7 @@ class ModelState {
 
     /// Forgets unsaved changes to values.
     func discardChanges() {
-        if let committedValues { values = committedValues }
+        for (index, value) in committedValues ?? [] { values[index] = value }
         committedValues = nil
         changedProperties = []
         isDeleted = false
