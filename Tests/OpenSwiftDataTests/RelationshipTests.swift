@@ -104,6 +104,10 @@ import Testing
             book.shelf = fiction
             book.shelf = fiction
         }
+        // Now last in the shelf's array, past its last full group of eight.
+        books[9].shelf = other
+        #expect(fiction.books.count == 299)
+        books[9].shelf = fiction
         #expect(fiction.books.count == 300)
         #expect(Set(fiction.books.map(\.title)).count == 300)
         #expect(other.books.isEmpty)
