@@ -131,7 +131,7 @@ class ModelState {
     }
 
     /// Readies the values for a change to the property at `index`: makes room for them, and
-    /// keeps the saved ones for rollback. `false` while the model is being created over a
+    /// keeps the property's saved value for rollback. `false` while the model is being created over a
     /// loaded row, whose values its declarations' initial values must not replace.
     private func willChangeValue(at index: Int) -> Bool {
         if isBeingLoaded { return false }
