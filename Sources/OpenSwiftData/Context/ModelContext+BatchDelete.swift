@@ -53,6 +53,14 @@ extension ModelContext {
         }
     }
 
+    /// How the store deletes a pending batch at the save (after ``loadModelsOfBatchDeletes()``).
+    func storeDeleteKind(of batch: Query) -> SQLiteStore.BatchDeleteKind {
+        guard isolatedEntity(batch) else { return .applyingDeleteRules }
+        // The keys are needed only to let go of models this context holds for those rows; a
+        // batch with delete rules runs only while the context holds none.
+        return .oneStatement(reportingKeys: !(registered[batch.table.entity.name]?.isEmpty ?? true))
+    }
+
     /// Whether the rows a query matches can be deleted by SQL at the next save: see
     /// ``delete(model:where:includeSubclasses:)``.
     private func canDeleteInStore(_ query: Query) -> Bool {

@@ -219,10 +219,8 @@ public class ModelContext: Equatable {
         for state in changed.values { try add(state, \.updated) }
         for state in deleted.values { try add(state, \.deleted) }
         for batch in batchDeletes {
-            // The keys are needed only to let go of models this context holds for those rows.
-            let holdsModels = !(registered[batch.table.entity.name]?.isEmpty ?? true)
             changesByStore[ObjectIdentifier(batch.store), default: (batch.store, SQLiteStore.Changes())]
-                .changes.batchDeletes.append((batch.table, batch.condition, holdsModels))
+                .changes.batchDeletes.append((batch.table, batch.condition, storeDeleteKind(of: batch)))
         }
 
         var insertedIDs: [PersistentIdentifier] = []

@@ -57,7 +57,6 @@ struct CascadingDelete {
                 try db.execute(sql: "DROP TABLE \(keyTable)")
             }
         }
-        doomed = [:]
     }
 
     /// A `SELECT` of the keys of the entity's rows to delete.

@@ -83,18 +83,10 @@ struct RowWriter {
     }
 
     /// Deletes every row of a table that `condition` selects (all rows for `nil`); their
-    /// `.externalStorage` values go with them (`ON DELETE CASCADE`). When relationships involve
-    /// the table, their delete rules run in SQL too (``CascadingDelete``). Returns the deleted
-    /// rows' keys when asked, which only a table no relationship involves can be: the context
-    /// hands over a delete that cascades only while it holds no model of what it touches.
+    /// `.externalStorage` values go with them (`ON DELETE CASCADE`). The table must be one no
+    /// relationship involves: no key or join row is touched (``CascadingDelete`` is the delete
+    /// that applies delete rules). Returns the deleted rows' keys when asked.
     func deleteRows(of table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [Int64] {
-        let pointedAt = tables.values.contains { $0.relationships.contains { $0.destination == table.entity.name } }
-        guard table.relationships.isEmpty, !pointedAt else {
-            assert(!reportingKeys, "\(table.entity.name): a delete that cascades cannot report keys")
-            var cascade = CascadingDelete(db: db, tables: tables)
-            try cascade.run(from: table, where: condition)
-            return []
-        }
         var sql = "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? "")
         let arguments = StatementArguments(condition?.arguments ?? [])
         guard reportingKeys else {

@@ -380,9 +380,17 @@ final class SQLiteStore: Sendable {
         var updated: [ModelState] = []
         var deleted: [ModelState] = []
         /// Every row of the table the condition selects (all rows for `nil`), deleted by SQL
-        /// without loading models, delete rules included. With `reportsKeys`, the keys of the
-        /// deleted rows come back in ``Saved/deletedRowIDs``.
-        var batchDeletes: [(table: TableLayout, condition: SQLFragment?, reportsKeys: Bool)] = []
+        /// without loading models, the way `kind` says.
+        var batchDeletes: [(table: TableLayout, condition: SQLFragment?, kind: BatchDeleteKind)] = []
+    }
+
+    /// How the rows of a batch delete go.
+    enum BatchDeleteKind {
+        /// One `DELETE`, for a table no relationship involves. With `reportingKeys`, the keys of
+        /// the deleted rows come back in ``Saved/deletedRowIDs``.
+        case oneStatement(reportingKeys: Bool)
+        /// With the delete rules of the relationships involved applied in SQL (``CascadingDelete``).
+        case applyingDeleteRules
     }
 
     /// What a save wrote.
@@ -408,8 +416,14 @@ final class SQLiteStore: Sendable {
                 var writer = RowWriter(db: db, tables: tables)
                 var saved = Saved()
                 for batch in changes.batchDeletes {
-                    let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: batch.reportsKeys)
-                    saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
+                    switch batch.kind {
+                    case .oneStatement(let reportingKeys):
+                        let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: reportingKeys)
+                        saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
+                    case .applyingDeleteRules:
+                        var cascade = CascadingDelete(db: db, tables: tables)
+                        try cascade.run(from: batch.table, where: batch.condition)
+                    }
                 }
                 // Deletes and updates go table by table in key order: the context hands them over
                 // in hash order, and a million of them in that order would jump around the
