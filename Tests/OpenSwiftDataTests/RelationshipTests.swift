@@ -119,6 +119,36 @@ import Testing
         #expect(shelf.books.count == 300)
     }
 
+    /// A shelf whose books were read before another context moved one of them away still
+    /// holds it after a refetch brings the move in (the book's own side is refreshed, the shelf's
+    /// loaded books are kept). Putting the book back on that shelf then must not add it twice:
+    /// this is why linking looks for the new member among those held.
+    @Test func linkingAMemberTheToManyStillHoldsAddsItOnce() throws {
+        let url = temporaryStoreURL()
+        let shared = try container(url, Shelf.self)
+        let setup = ModelContext(shared)
+        let fiction = Shelf(name: "Fiction")
+        fiction.books = [Book(title: "Emma", pages: 300)]
+        setup.insert(fiction)
+        setup.insert(Shelf(name: "Classics"))
+        try setup.save()
+
+        let context = ModelContext(shared)
+        let shelf = try #require(try context.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.name == "Fiction" })).first)
+        let emma = try #require(shelf.books.first)
+
+        let other = ModelContext(shared)
+        let moved = try #require(try other.fetch(FetchDescriptor<Book>()).first)
+        moved.shelf = try #require(try other.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.name == "Classics" })).first)
+        try other.save()
+
+        _ = try context.fetch(FetchDescriptor<Book>())
+        #expect(emma.shelf?.name == "Classics")
+        #expect(shelf.books.map(\.title) == ["Emma"])
+        emma.shelf = shelf
+        #expect(shelf.books.map(\.title) == ["Emma"])
+    }
+
     @Test func deletingModelsRemovesTheirJoinRows() throws {
         let url = temporaryStoreURL()
         let context = ModelContext(try container(url, Student.self))
