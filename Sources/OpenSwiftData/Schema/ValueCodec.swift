@@ -188,27 +188,27 @@ final class ValueCodec: @unchecked Sendable {
     }
 
     private static func integer<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> T
+        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer { from($0) }, writing: .integer { to(unbox($0, as: T.self)) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer(from), writing: .integer { to(unbox($0, as: T.self)) })
     }
 
     private static func real<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Double, from: @escaping (Double) -> T
+        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Double, from: @escaping (Double) -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real { from($0) }, writing: .real { to(unbox($0, as: T.self)) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real(from), writing: .real { to(unbox($0, as: T.self)) })
     }
 
     private static func text<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> String, from: @escaping (String) throws -> T
+        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> String, from: @escaping (String) throws -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text { try from($0) }, writing: .text { to(unbox($0, as: T.self)) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text(from), writing: .text { to(unbox($0, as: T.self)) })
     }
 
     private static func blob<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (UnsafeRawBufferPointer) throws -> T
+        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (UnsafeRawBufferPointer) throws -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob { try from($0) }, writing: .blob { to(unbox($0, as: T.self)) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob(from), writing: .blob { to(unbox($0, as: T.self)) })
     }
 
     private static func rawValueCodec<R: RawRepresentable>(_ type: R.Type) -> ValueCodec? {

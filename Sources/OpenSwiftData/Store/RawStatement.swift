@@ -69,14 +69,26 @@ final class RawStatement {
 
     /// The current row's value at a column index (0-based) as `codec`'s Swift type, read with
     /// the C call for the storage class the codec writes.
+    ///
+    /// The column is read as one `sqlite3_value`, whose type and contents are then read without
+    /// the connection's lock: each `sqlite3_column_` call takes and releases it, and a column
+    /// read that way took two. The value is valid until the statement steps, and the connection
+    /// is used by one thread at a time (GRDB serializes every access), which is what reading
+    /// such a value needs.
     func value(at index: Int32, as codec: ValueCodec) throws -> Any {
-        switch (sqlite3_column_type(statement, index), codec.reading) {
-        case (SQLITE_INTEGER, .integer(let read)): try read(sqlite3_column_int64(statement, index))
-        case (SQLITE_FLOAT, .real(let read)): try read(sqlite3_column_double(statement, index))
-        case (SQLITE_TEXT, .text(let read)): try read(text(at: index))
-        case (SQLITE_BLOB, .blob(let read)): try blob(at: index, read)
+        let column = sqlite3_column_value(statement, index)
+        switch (sqlite3_value_type(column), codec.reading) {
+        case (SQLITE_INTEGER, .integer(let read)): return try read(sqlite3_value_int64(column))
+        case (SQLITE_FLOAT, .real(let read)): return try read(sqlite3_value_double(column))
+        case (SQLITE_TEXT, .text(let read)):
+            let count = Int(sqlite3_value_bytes(column))
+            guard let bytes = sqlite3_value_text(column) else { return try read("") }
+            return try read(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case (SQLITE_BLOB, .blob(let read)):
+            let count = Int(sqlite3_value_bytes(column))
+            return try read(UnsafeRawBufferPointer(start: sqlite3_value_blob(column), count: count))
         // NULL, and storage classes the codec converts or refuses.
-        default: try codec.decode(value(at: index))
+        default: return try codec.decode(value(at: index))
         }
     }
 
