@@ -29,7 +29,7 @@ import Testing
         let url = try movieStore()
         let context = try open(url, Movie.self)
         try context.delete(model: Movie.self, where: #Predicate { $0.year < 2005 })
-        #expect(context.registered["Movie", default: [:]].isEmpty)
+        #expect(context.registered["Movie"]?.isEmpty ?? true)
         #expect(context.hasChanges)
         #expect(try storedCount(url, "Movie") == 10)
 

@@ -32,7 +32,7 @@ public class ModelContext: Equatable {
     public var author: String?
 
     let isMainContext: Bool
-    var registered: [String: [Int64: ModelState]] = [:]
+    var registered: [String: RowRegistry] = [:]
     var inserted: [ModelState] = []
     var changed: [ObjectIdentifier: ModelState] = [:]
     var deleted: [ObjectIdentifier: ModelState] = [:]
@@ -55,16 +55,14 @@ public class ModelContext: Equatable {
     }
 
     deinit {
-        // Each state holds its model while registered. Let go of them in the order the states
-        // sit in memory, which is about the order they were made in: in the registry's hash
-        // order, each of a million states is a cache miss.
+        // Each state holds its model while registered. Let go of them in the order they were
+        // registered, which is about the order they sit in memory (see `RowRegistry`).
         var states: [ModelState] = []
         states.reserveCapacity(registered.values.reduce(inserted.count) { $0 + $1.count })
-        for byRowID in registered.values { states.append(contentsOf: byRowID.values) }
+        for entity in registered.values.indices { registered.values[entity].moveStates(to: &states) }
         states.append(contentsOf: inserted)
         registered = [:]
         inserted = []
-        states.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
         for state in states {
             state.faultRelationships()
             state.model = nil
@@ -108,7 +106,7 @@ public class ModelContext: Equatable {
             state.isInserted = true
             inserted.append(state)
         } else {
-            registered[state.layout.entityName, default: [:]][state.rowID!] = state
+            registered[state.layout.entityName, default: RowRegistry()][state.rowID!] = state
         }
         scheduleAutosave()
     }
@@ -645,7 +643,7 @@ public class ModelContext: Equatable {
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
-        let model = materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: [:]])
+        let model = materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: RowRegistry()])
         guard let typed = model as? T else { Self.wrongClass(T.self, query) }
         return typed
     }
@@ -655,7 +653,7 @@ public class ModelContext: Equatable {
     }
 
     private func materialize(
-        _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout [Int64: ModelState]
+        _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout RowRegistry
     ) -> any PersistentModel {
         let layout = query.table.layout
         // A registered model of another class (one inserted from another container's schema
@@ -690,9 +688,9 @@ public class ModelContext: Equatable {
     /// Runs `body` on one entity's registered states, taken out of `registered` for the run:
     /// a batch of rows then costs one lookup by key each, not a hash of the entity's name too.
     private func withRegistry<Result>(
-        of entity: String, _ body: (inout [Int64: ModelState]) throws -> Result
+        of entity: String, _ body: (inout RowRegistry) throws -> Result
     ) rethrows -> Result {
-        var byRowID = registered.removeValue(forKey: entity) ?? [:]
+        var byRowID = registered.removeValue(forKey: entity) ?? RowRegistry()
         defer { registered[entity] = byRowID }
         return try body(&byRowID)
     }

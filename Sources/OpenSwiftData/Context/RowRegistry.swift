@@ -1,0 +1,143 @@
+/// The models a context holds for one entity's stored rows, by row key, in the order they
+/// were registered.
+///
+/// A fetch looks up and registers every row it reads, and a save registers every row it
+/// inserts. With `Dictionary` that was about a tenth of a fetch's work per row: each key was
+/// hashed with a seeded SipHash twice (the lookup, then the insert), and every key again each
+/// time the table grew. Row keys come from SQLite, mostly in sequence, never from input shaped
+/// to collide, so a multiplicative hash spreads them well, and a lookup is a multiply, a shift
+/// and a comparison or two.
+///
+/// Entries sit in an array in the order they were registered, and the hash table holds their
+/// positions (open addressing, linear probing). Growing moves positions, not states, and a
+/// context going away lets go of its models in the order they were registered, which is about
+/// the order they sit in memory: in hash order each of a million models would be a cache miss.
+struct RowRegistry {
+    private struct Entry {
+        var rowID: Int64
+        /// `nil` once removed, until the entries are compacted.
+        var state: ModelState?
+    }
+
+    private var entries: ContiguousArray<Entry> = []
+    /// For each slot, 1 + the position in `entries` of the entry whose probe passes through it;
+    /// 0 for an empty slot. A power of two in length, and never more than three quarters full
+    /// of entries, removed ones included, so a probe always ends at an empty slot.
+    private var slots: ContiguousArray<UInt32> = []
+    /// How many entries hold a state.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The state registered for `rowID`; setting `nil` removes it.
+    subscript(rowID: Int64) -> ModelState? {
+        get {
+            guard let slot = find(rowID) else { return nil }
+            return entries[Int(slots[slot]) - 1].state
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: rowID)
+            } else {
+                removeValue(forKey: rowID)
+            }
+        }
+    }
+
+    /// Registers `state` for `rowID`; returns the state it replaces, if any.
+    @discardableResult
+    mutating func updateValue(_ state: ModelState, forKey rowID: Int64) -> ModelState? {
+        if let slot = find(rowID) {
+            let position = Int(slots[slot]) - 1
+            defer { entries[position].state = state }
+            return entries[position].state
+        }
+        if (entries.count + 1) * 4 > slots.count * 3 { rebuild(toHold: count + 1) }
+        var slot = home(of: rowID, inTableOf: slots.count)
+        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        entries.append(Entry(rowID: rowID, state: state))
+        slots[slot] = UInt32(entries.count)
+        count += 1
+        return nil
+    }
+
+    /// Removes and returns the state registered for `rowID`, if any.
+    @discardableResult
+    mutating func removeValue(forKey rowID: Int64) -> ModelState? {
+        guard let slot = find(rowID) else { return nil }
+        let position = Int(slots[slot]) - 1
+        let removed = entries[position].state.take()
+        vacate(slot)
+        count -= 1
+        return removed
+    }
+
+    /// Makes room for `capacity` states without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        entries.reserveCapacity(capacity)
+        if (entries.count - count + capacity) * 4 > slots.count * 3 { rebuild(toHold: capacity) }
+    }
+
+    /// Moves every registered state to the end of `states`, in the order they were
+    /// registered, and leaves the registry empty.
+    mutating func moveStates(to states: inout [ModelState]) {
+        entries.withUnsafeMutableBufferPointer { entries in
+            for position in entries.indices {
+                if let state = entries[position].state.take() { states.append(state) }
+            }
+        }
+        self = RowRegistry()
+    }
+
+    /// The slot a probe for `rowID` starts at in a table of `size` slots: Fibonacci hashing,
+    /// the key multiplied by 2⁶⁴/φ and its top bits kept, which spreads keys in sequence evenly.
+    private func home(of rowID: Int64, inTableOf size: Int) -> Int {
+        let mixed = UInt64(bitPattern: rowID) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(64 - size.trailingZeroBitCount))
+    }
+
+    /// The slot holding the position of `rowID`'s entry, if it has one.
+    private func find(_ rowID: Int64) -> Int? {
+        guard count > 0 else { return nil }
+        let mask = slots.count - 1
+        var slot = home(of: rowID, inTableOf: slots.count)
+        while slots[slot] != 0 {
+            if entries[Int(slots[slot]) - 1].rowID == rowID { return slot }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Empties `slot`, moving back any later position of the same run whose probe would
+    /// otherwise stop at the gap and miss it.
+    private mutating func vacate(_ slot: Int) {
+        let mask = slots.count - 1
+        var gap = slot
+        var next = (slot + 1) & mask
+        while slots[next] != 0 {
+            // The entry at `next` may fill the gap when its probe passes the gap on its way
+            // there: the gap is no further from `next` than the entry's home is.
+            let home = home(of: entries[Int(slots[next]) - 1].rowID, inTableOf: slots.count)
+            if (next - gap) & mask <= (next - home) & mask {
+                slots[gap] = slots[next]
+                gap = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[gap] = 0
+    }
+
+    /// Drops removed entries and rebuilds the table with room for `capacity` states.
+    private mutating func rebuild(toHold capacity: Int) {
+        if count < entries.count { entries.removeAll { $0.state == nil } }
+        var size = max(slots.count, 8)
+        while max(capacity, entries.count + 1) * 4 > size * 3 { size *= 2 }
+        slots = ContiguousArray(repeating: 0, count: size)
+        let mask = size - 1
+        for position in entries.indices {
+            var slot = home(of: entries[position].rowID, inTableOf: size)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = UInt32(position + 1)
+        }
+    }
+}
