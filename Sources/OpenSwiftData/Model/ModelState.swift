@@ -64,13 +64,15 @@ class ModelState {
         values = Self.emptyValues(count: layout.properties.count)
     }
 
-    /// `count` empty slots, filled without the generic `init(repeating:count:)`, which costs more
-    /// than the values themselves for a model created in a bulk insert.
+    /// `count` empty slots, reserved and then appended: `init(repeating:count:)` and
+    /// `init(unsafeUninitializedCapacity:)` allocate through an unspecialized call that looks the
+    /// array's storage class up in the runtime's metadata cache, which costs more than the values
+    /// themselves for a model created in a bulk insert.
     private static func emptyValues(count: Int) -> ContiguousArray<Any?> {
-        ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
-            for index in 0..<count { (buffer.baseAddress! + index).initialize(to: nil) }
-            initialized = count
-        }
+        var values = ContiguousArray<Any?>()
+        values.reserveCapacity(count)
+        for _ in 0..<count { values.append(nil) }
+        return values
     }
 
     /// The model's identifier: its row's once saved, a temporary one before.

@@ -55,27 +55,28 @@ struct RowDecoder {
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
     func values(of row: RawStatement) throws -> ContiguousArray<Any?> {
-        try ContiguousArray(unsafeUninitializedCapacity: sources.count) { buffer, initialized in
-            for index in sources.indices {
-                let value: Any?
-                switch sources[index] {
-                case .column(let column, let unowned):
-                    do {
-                        value = try row.value(at: column, as: unowned.codec)
-                    } catch {
-                        throw SwiftDataError.loadIssueModelContainer.explaining(
-                            "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
-                    }
-                case .foreignKey(let column):
-                    value = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index]
-                case .toMany:
-                    value = RelationshipFault.toMany
-                case .none:
-                    value = nil
+        // Reserved, then appended to: `init(unsafeUninitializedCapacity:)` allocates through an
+        // unspecialized call into the standard library that looks the array's storage class up
+        // in the runtime's metadata cache, several hundred instructions per row.
+        var values = ContiguousArray<Any?>()
+        values.reserveCapacity(sources.count)
+        for index in sources.indices {
+            switch sources[index] {
+            case .column(let column, let unowned):
+                do {
+                    values.append(try row.value(at: column, as: unowned.codec))
+                } catch {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
                 }
-                (buffer.baseAddress! + index).initialize(to: value)
-                initialized += 1
+            case .foreignKey(let column):
+                values.append(row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index])
+            case .toMany:
+                values.append(RelationshipFault.toMany)
+            case .none:
+                values.append(nil)
             }
         }
+        return values
     }
 }
