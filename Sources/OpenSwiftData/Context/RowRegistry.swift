@@ -74,7 +74,10 @@ struct RowRegistry {
 
     /// Makes room for `capacity` states without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        entries.reserveCapacity(capacity)
+        // Doubling at least: `ContiguousArray.reserveCapacity` allocates exactly what it is asked
+        // for, and a save reserves once per run of one entity's inserts, which in an object graph
+        // is a few rows long. Asked for exactly, every run copied every entry.
+        if capacity > entries.capacity { entries.reserveCapacity(max(capacity, entries.capacity * 2)) }
         if (entries.count - count + capacity) * 4 > slots.count * 3 { rebuild(toHold: capacity) }
     }
 
