@@ -37,12 +37,14 @@ class ModelState {
     /// The model itself, kept alive by its context while it is registered there.
     var model: (any PersistentModel)?
 
+    // Every property set reads and writes these two; like `values`, unchecked for exclusivity.
+
     /// Properties changed since the last save, by index.
-    var changedProperties: PropertyIndexSet = []
+    @exclusivity(unchecked) var changedProperties: PropertyIndexSet = []
     /// The value as last saved of each property changed since, recorded at its first change so
     /// rollback can restore it. Only those: a copy of every value would double the memory of a
     /// context that changes one property of each of a million models.
-    var committedValues: [(index: Int, value: Any?)]?
+    @exclusivity(unchecked) var committedValues: [(index: Int, value: Any?)]?
 
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
