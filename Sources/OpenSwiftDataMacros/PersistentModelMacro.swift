@@ -81,15 +81,17 @@ extension PersistentModelMacro: MemberMacro {
         let initializePeers = properties.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
         let required = access.isFinal ? "" : "required "
 
-        // The observation registrar is created on the first read (`ModelObservationRegistrar`),
-        // so it is a `var`. Its accessors are nonisolated, as SwiftData's are, and only ever
-        // reach it for the length of one call into Observation: `nonisolated(unsafe)` lets them
-        // in a main-actor-isolated class, and `@exclusivity(unchecked)` spares every property
-        // read and write the runtime's access check.
+        // Every property read and write reaches both the backing data and the observation
+        // registrar, and `@exclusivity(unchecked)` spares each of them the runtime's access
+        // check. The backing data is replaced only through `persistentBackingData`'s setter,
+        // never during a read or write. The registrar is created on the first read
+        // (`ModelObservationRegistrar`), so it is a `var`; its accessors are nonisolated, as
+        // SwiftData's are, and only ever reach it for the length of one call into Observation,
+        // which `nonisolated(unsafe)` allows in a main-actor-isolated class.
         return [
             """
             @Transient
-            private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
+            @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
             """,
             """
             \(raw: access.modifier)var persistentBackingData: any OpenSwiftData.BackingData<\(raw: className)> {

@@ -53,7 +53,7 @@ import Testing
                 @_PersistedProperty var color: Color?
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Track> = Track.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Track> = Track.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Track> {
                     get {
@@ -131,7 +131,7 @@ import Testing
                 @Attribute(.unique) @Relationship var owner: Person?
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {

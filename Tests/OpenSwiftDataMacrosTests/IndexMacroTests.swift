@@ -91,7 +91,7 @@ import Testing
                     }
                 }
                 private var _longitude: _SwiftDataNoType
-                private var _$backingData: any OpenSwiftData.BackingData<Place> = Place.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Place> = Place.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Place> {
                     get {

@@ -106,7 +106,7 @@ import Testing
                     }
                 }
                 private var _notes: _SwiftDataNoType
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -186,7 +186,7 @@ import Testing
                 }
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {
@@ -276,7 +276,7 @@ import Testing
                 func touch() {}
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Item> = Item.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Item> = Item.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Item> {
                     get {
@@ -381,7 +381,7 @@ import Testing
                 var `default`: Bool = true
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Defaults> = Defaults.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Defaults> = Defaults.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Defaults> {
                     get {
@@ -471,7 +471,7 @@ import Testing
                 init() {}
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Empty> = Empty.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Empty> = Empty.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Empty> {
                     get {
@@ -535,7 +535,7 @@ import Testing
                 public var text: String
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {
@@ -602,7 +602,7 @@ import Testing
                 public var text: String
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {
@@ -669,7 +669,7 @@ import Testing
                 var name: String
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Animal> = Animal.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Animal> = Animal.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Animal> {
                     get {
@@ -736,7 +736,7 @@ import Testing
                 var text: String
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
                 package var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {
@@ -805,7 +805,7 @@ import Testing
                     var title: String
 
                     @Transient
-                    private var _$backingData: any OpenSwiftData.BackingData<Film> = Film.createBackingData()
+                    @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Film> = Film.createBackingData()
 
                     var persistentBackingData: any OpenSwiftData.BackingData<Film> {
                         get {
@@ -994,7 +994,7 @@ import Testing
                 let kind = "trip"
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -1079,7 +1079,7 @@ import Testing
                 let kind = "trip"
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -1163,7 +1163,7 @@ import Testing
                 var start = Date.now
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Counter> {
                     get {
@@ -1263,7 +1263,7 @@ import Testing
                 var (u, v): (Int, Int)
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Point> = Point.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Point> = Point.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Point> {
                     get {
@@ -1352,7 +1352,7 @@ import Testing
                 unowned var root: Node
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Node> = Node.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Node> = Node.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Node> {
                     get {
@@ -1448,7 +1448,7 @@ import Testing
                 }
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Counter> {
                     get {
@@ -1541,7 +1541,7 @@ import Testing
                 #endif
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -1619,7 +1619,7 @@ import Testing
             final class Note: Observable {
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {

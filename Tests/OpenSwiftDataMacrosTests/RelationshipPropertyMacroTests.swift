@@ -41,7 +41,7 @@ import Testing
                 @_PersistedProperty var owner: Person?
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -115,7 +115,7 @@ import Testing
                 @_PersistedProperty var cover: Photo?
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Stop> = Stop.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Stop> = Stop.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Stop> {
                     get {
@@ -183,7 +183,7 @@ import Testing
                 @Transient @Relationship var trip: Trip? = nil
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Stop> = Stop.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Stop> = Stop.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Stop> {
                     get {

@@ -49,7 +49,7 @@ import Testing
                 }
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -117,7 +117,7 @@ import Testing
                 @Transient let tag: String?
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {

@@ -46,7 +46,7 @@ import Testing
                 var familyName: String
 
                 @Transient
-                private var _$backingData: any OpenSwiftData.BackingData<Person> = Person.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Person> = Person.createBackingData()
 
                 var persistentBackingData: any OpenSwiftData.BackingData<Person> {
                     get {
