@@ -51,6 +51,8 @@ import Testing
                 m.int8 = .max; m.int16 = .max; m.int32 = .max; m.int64 = .max
                 m.double = .greatestFiniteMagnitude; m.float = -.infinity
                 m.date = .distantFuture
+                // Written with its length: a NUL inside is kept, not where the text stops.
+                m.string = "before\u{0}after"
             },
             { _ in },
         ])
@@ -89,6 +91,7 @@ import Testing
         #expect(second.double == .greatestFiniteMagnitude)
         #expect(second.float == -.infinity)
         #expect(second.date == .distantFuture)
+        #expect(second.string == "before\u{0}after")
 
         let defaults = models[2]
         #expect(defaults.bool == false)

@@ -121,7 +121,7 @@ final class RawStatement {
         case .null: code = sqlite3_bind_null(statement, index)
         case .int64(let int): code = sqlite3_bind_int64(statement, index, int)
         case .double(let double): code = sqlite3_bind_double(statement, index, double)
-        case .string(let string): code = sqlite3_bind_text(statement, index, string, -1, Self.transient)
+        case .string(let string): code = bind(text: string, at: index)
         case .blob(let data): code = bind(data, at: index)
         }
         guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
@@ -135,13 +135,28 @@ final class RawStatement {
             switch codec.writing {
             case .integer(let write): code = sqlite3_bind_int64(statement, index, try write(value))
             case .real(let write): code = sqlite3_bind_double(statement, index, try write(value))
-            case .text(let write): code = sqlite3_bind_text(statement, index, try write(value), -1, Self.transient)
+            case .text(let write): code = bind(text: try write(value), at: index)
             case .blob(let write): code = bind(try write(value), at: index)
             }
         } else {
             code = sqlite3_bind_null(statement, index)
         }
         guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+    }
+
+    /// Binds text with its length in bytes: SQLite then neither measures it nor stops at a NUL
+    /// character inside it, and a short string is not copied to the heap to make a C string.
+    private func bind(text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { utf8 in
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            guard let bytes = utf8.baseAddress, !utf8.isEmpty else {
+                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            }
+            return bytes.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                sqlite3_bind_text(statement, index, $0, Int32(utf8.count), Self.transient)
+            }
+        }
     }
 
     private func bind(_ data: Data, at index: Int32) -> Int32 {
