@@ -133,6 +133,26 @@ import Testing
         #expect(cars.modelContext == nil)
     }
 
+    @Test func modelsChangingDifferentPropertiesInOneSaveEachKeepTheirOwn() throws {
+        let context = try inMemory()
+        let movies = ["Up", "Cars", "Coco", "Soul"].map { Movie(title: $0, year: 2000, rating: 5) }
+        for movie in movies { context.insert(movie) }
+        try context.save()
+
+        // Runs of rows changing the same properties, then others changing different ones: each
+        // row's update writes its own changed columns.
+        movies[0].rating = 9
+        movies[1].rating = 8
+        movies[2].year = 2017
+        movies[3].title = "Soul (2020)"
+        movies[3].rating = 7
+        try context.save()
+        let reread = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.rating)]))
+        #expect(reread.map(\.title) == ["Coco", "Soul (2020)", "Cars", "Up"])
+        #expect(reread.map(\.year) == [2017, 2000, 2000, 2000])
+        #expect(reread.map(\.rating) == [5, 7, 8, 9])
+    }
+
     @Test func deletingAnUnsavedInsertJustForgetsIt() throws {
         let context = try inMemory()
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)

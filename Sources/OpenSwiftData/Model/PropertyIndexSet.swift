@@ -1,7 +1,7 @@
 /// A set of property indices (positions in ``ModelLayout/properties``) that needs no heap
 /// storage for a model's first 64 properties: the first change to a saved model, made to a
 /// million models in a bulk edit, then costs no allocation.
-struct PropertyIndexSet: ExpressibleByArrayLiteral {
+struct PropertyIndexSet: ExpressibleByArrayLiteral, Equatable {
     private var first64: UInt64 = 0
     private var beyond: Set<Int> = []
 

@@ -16,6 +16,10 @@ struct RowWriter {
     /// The table of the model written last. A save writes its models in runs of one entity,
     /// so most lookups by entity name are skipped.
     private var lastTable: TableLayout?
+    /// The columns and statement of the update written last. A migration batch or a bulk edit
+    /// changes the same properties of every row of one table: each row then reuses them without
+    /// gathering its changed columns into a new array and looking the statement up by it.
+    private var lastUpdate: (table: TableLayout, changed: PropertyIndexSet, columnIndices: [Int], statement: RawStatement?)?
     /// Tables whose upsert SQLite refused in this save, for want of a unique index.
     private var tablesWithoutUpsert: Set<ObjectIdentifier> = []
     /// The inserted models whose new row got every to-one key in its `INSERT`: their related
@@ -210,25 +214,39 @@ struct RowWriter {
     mutating func update(_ state: ModelState) throws {
         guard let rowID = state.rowID else { return }
         let table = try table(of: state)
-        let columnIndices = table.columns.indices.filter {
-            state.changedProperties.contains(table.columns[$0].propertyIndex)
-        }
-        if !columnIndices.isEmpty {
-            try updateRow(rowID, of: state, table, columnIndices: columnIndices)
+        let (columnIndices, statement) = try updateStatement(of: table, changed: state.changedProperties)
+        if let statement {
+            try updateRow(rowID, of: state, table, columnIndices: columnIndices, with: statement)
         }
         try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
     }
 
-    /// Writes the model's values of these columns to its row, with a statement prepared once
-    /// per save for each set of columns: saving a migration's batch or a bulk edit updates
-    /// thousands of rows that changed the same properties.
-    private mutating func updateRow(_ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int]) throws {
-        try statement(.update(columnIndices), of: table).execute { statement in
+    /// Writes the model's values of these columns to its row, with `statement` when given,
+    /// or the table's statement for them.
+    private mutating func updateRow(
+        _ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int], with statement: RawStatement? = nil
+    ) throws {
+        try (statement ?? self.statement(.update(columnIndices), of: table)).execute { statement in
             for (offset, index) in columnIndices.enumerated() {
                 try table.bind(state, table.columns[index], to: statement, at: Int32(offset + 1))
             }
             try statement.bind(rowID.databaseValue, at: Int32(columnIndices.count + 1))
         }
+    }
+
+    /// The table's columns holding `changed` properties and the statement updating them (`nil`
+    /// when no column changed), prepared once per save for each set of columns: saving a
+    /// migration's batch or a bulk edit updates thousands of rows that changed the same properties.
+    private mutating func updateStatement(
+        of table: TableLayout, changed: PropertyIndexSet
+    ) throws -> (columnIndices: [Int], statement: RawStatement?) {
+        if let lastUpdate, lastUpdate.table === table, lastUpdate.changed == changed {
+            return (lastUpdate.columnIndices, lastUpdate.statement)
+        }
+        let columnIndices = table.columns.indices.filter { changed.contains(table.columns[$0].propertyIndex) }
+        let statement = columnIndices.isEmpty ? nil : try statement(.update(columnIndices), of: table)
+        lastUpdate = (table, changed, columnIndices, statement)
+        return (columnIndices, statement)
     }
 
     private func writeExternalValues(
