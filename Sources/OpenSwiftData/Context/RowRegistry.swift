@@ -47,14 +47,17 @@ struct RowRegistry {
     /// Registers `state` for `rowID`; returns the state it replaces, if any.
     @discardableResult
     mutating func updateValue(_ state: ModelState, forKey rowID: Int64) -> ModelState? {
-        if let slot = find(rowID) {
-            let position = Int(slots[slot]) - 1
-            defer { entries[position].state = state }
-            return entries[position].state
-        }
         if (entries.count + 1) * 4 > slots.count * 3 { rebuild(toHold: count + 1) }
+        // One probe: it ends at the row's entry, or at the empty slot the new entry takes.
         var slot = home(of: rowID, inTableOf: slots.count)
-        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        while slots[slot] != 0 {
+            let position = Int(slots[slot]) - 1
+            if entries[position].rowID == rowID {
+                defer { entries[position].state = state }
+                return entries[position].state
+            }
+            slot = (slot + 1) & (slots.count - 1)
+        }
         entries.append(Entry(rowID: rowID, state: state))
         slots[slot] = UInt32(entries.count)
         count += 1

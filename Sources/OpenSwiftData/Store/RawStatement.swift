@@ -56,56 +56,57 @@ final class RawStatement {
         }
     }
 
+    // A column is read as one `sqlite3_value`, whose type and contents are then read without
+    // the connection's lock: each `sqlite3_column_` call takes and releases it, so reading a
+    // column's type and then its contents that way took it twice. The value is valid until the
+    // statement steps, and the connection is used by one thread at a time (GRDB serializes
+    // every access), which is what reading such a value needs.
+
     /// The current row's value at a column index (0-based).
     func value(at index: Int32) -> DatabaseValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: sqlite3_column_int64(statement, index).databaseValue
-        case SQLITE_FLOAT: sqlite3_column_double(statement, index).databaseValue
-        case SQLITE_TEXT: text(at: index).databaseValue
-        case SQLITE_BLOB: blob(at: index) { Data($0) }.databaseValue
-        default: .null
-        }
+        Self.databaseValue(of: sqlite3_column_value(statement, index))
     }
 
     /// The current row's value at a column index (0-based) as `codec`'s Swift type, read with
     /// the C call for the storage class the codec writes.
-    ///
-    /// The column is read as one `sqlite3_value`, whose type and contents are then read without
-    /// the connection's lock: each `sqlite3_column_` call takes and releases it, and a column
-    /// read that way took two. The value is valid until the statement steps, and the connection
-    /// is used by one thread at a time (GRDB serializes every access), which is what reading
-    /// such a value needs.
     func value(at index: Int32, as codec: ValueCodec) throws -> Any {
         let column = sqlite3_column_value(statement, index)
         switch (sqlite3_value_type(column), codec.reading) {
         case (SQLITE_INTEGER, .integer(let read)): return try read(sqlite3_value_int64(column))
         case (SQLITE_FLOAT, .real(let read)): return try read(sqlite3_value_double(column))
-        case (SQLITE_TEXT, .text(let read)):
-            let count = Int(sqlite3_value_bytes(column))
-            guard let bytes = sqlite3_value_text(column) else { return try read("") }
-            return try read(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-        case (SQLITE_BLOB, .blob(let read)):
-            let count = Int(sqlite3_value_bytes(column))
-            return try read(UnsafeRawBufferPointer(start: sqlite3_value_blob(column), count: count))
+        case (SQLITE_TEXT, .text(let read)): return try read(Self.text(of: column))
+        case (SQLITE_BLOB, .blob(let read)): return try Self.bytes(of: column, read)
         // NULL, and storage classes the codec converts or refuses.
-        default: return try codec.decode(value(at: index))
+        default: return try codec.decode(Self.databaseValue(of: column))
         }
-    }
-
-    private func text(at index: Int32) -> String {
-        let count = Int(sqlite3_column_bytes(statement, index))
-        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-
-    private func blob<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let count = Int(sqlite3_column_bytes(statement, index))
-        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, index), count: count))
     }
 
     /// The current row's integer at a column index, or `nil` for `NULL`.
     func int64(at index: Int32) -> Int64? {
-        sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, index)
+        let column = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(column) == SQLITE_NULL ? nil : sqlite3_value_int64(column)
+    }
+
+    private static func databaseValue(of column: OpaquePointer?) -> DatabaseValue {
+        switch sqlite3_value_type(column) {
+        case SQLITE_INTEGER: sqlite3_value_int64(column).databaseValue
+        case SQLITE_FLOAT: sqlite3_value_double(column).databaseValue
+        case SQLITE_TEXT: text(of: column).databaseValue
+        case SQLITE_BLOB: bytes(of: column) { Data($0) }.databaseValue
+        default: .null
+        }
+    }
+
+    private static func text(of column: OpaquePointer?) -> String {
+        let count = Int(sqlite3_value_bytes(column))
+        guard let bytes = sqlite3_value_text(column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Calls `body` with a blob's bytes, valid only during the call.
+    private static func bytes<R>(of column: OpaquePointer?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let count = Int(sqlite3_value_bytes(column))
+        return try body(UnsafeRawBufferPointer(start: sqlite3_value_blob(column), count: count))
     }
 
     private func bind(_ values: [DatabaseValue]) throws {

@@ -138,7 +138,8 @@ struct RowWriter {
             }
         } else if let existing = try existingRow(matching: state, table, keys: keys) {
             if !table.columns.isEmpty {
-                try updateRow(existing, of: state, table, columnIndices: Array(table.columns.indices))
+                let everyColumn = Array(table.columns.indices)
+                try updateRow(existing, of: state, table, columnIndices: everyColumn, with: statement(.update(everyColumn), of: table))
             }
             insertedNewRow = false
             rowID = existing
@@ -221,12 +222,12 @@ struct RowWriter {
         try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
     }
 
-    /// Writes the model's values of these columns to its row, with `statement` when given,
-    /// or the table's statement for them.
-    private mutating func updateRow(
-        _ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int], with statement: RawStatement? = nil
+    /// Writes the model's values of these columns to its row with `statement`, the table's
+    /// update of them.
+    private func updateRow(
+        _ rowID: Int64, of state: ModelState, _ table: TableLayout, columnIndices: [Int], with statement: RawStatement
     ) throws {
-        try (statement ?? self.statement(.update(columnIndices), of: table)).execute { statement in
+        try statement.execute { statement in
             for (offset, index) in columnIndices.enumerated() {
                 try table.bind(state, table.columns[index], to: statement, at: Int32(offset + 1))
             }
