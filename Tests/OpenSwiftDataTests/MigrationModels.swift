@@ -655,3 +655,58 @@ enum BadgeDefaultPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [BadgeSchemaV1.self, BadgeSchemaV2WithDefault.self] }
     static var stages: [MigrationStage] { [.lightweight(fromVersion: BadgeSchemaV1.self, toVersion: BadgeSchemaV2WithDefault.self)] }
 }
+
+// Posts gain a summary a transform writes from the old post's title, body and author: the
+// column is added between the attributes the old model reads and its author's key.
+
+enum PostSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Author.self, Post.self] }
+    @Model final class Author {
+        var name: String
+        @Relationship(inverse: \Post.author) var posts: [Post] = []
+        init(name: String) { self.name = name }
+    }
+    @Model final class Post {
+        var title: String
+        var body: String?
+        var author: Author?
+        init(title: String, body: String?, author: Author?) {
+            self.title = title
+            self.body = body
+            self.author = author
+        }
+    }
+}
+
+enum PostSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Author.self, Post.self] }
+    @Model final class Author {
+        var name: String
+        @Relationship(inverse: \Post.author) var posts: [Post] = []
+        init(name: String) { self.name = name }
+    }
+    @Model final class Post {
+        var title: String
+        var body: String?
+        var summary: String
+        var author: Author?
+        init(title: String, body: String?, summary: String, author: Author?) {
+            self.title = title
+            self.body = body
+            self.summary = summary
+            self.author = author
+        }
+    }
+}
+
+enum PostSummaryPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PostSchemaV1.self, PostSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: PostSchemaV1.self, toVersion: PostSchemaV2.self,
+                    model: PostSchemaV1.Post.self, to: PostSchemaV2.Post.self, batchSize: 2) { old, new in
+            new.summary = "\(old.title) by \(old.author?.name ?? "nobody")\(old.body.map { ": \($0)" } ?? "")"
+        }]
+    }
+}

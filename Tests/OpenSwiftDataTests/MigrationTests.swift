@@ -185,6 +185,28 @@ import Testing
         #expect(!sql.contains("_osd_new_"))
     }
 
+    /// A transform over a table the migration only adds columns to reads each row once for
+    /// both models: the old model's values, its relationship's key among them, come from the
+    /// new row, where the added column sits before that key.
+    @Test func aTransformOverAddedColumnsReadsTheOldModelFromTheNewRow() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: PostSchemaV1.Post.self) { context in
+            let ada = PostSchemaV1.Author(name: "Ada")
+            let bob = PostSchemaV1.Author(name: "Bob")
+            context.insert(PostSchemaV1.Post(title: "Engines", body: "notes", author: ada))
+            context.insert(PostSchemaV1.Post(title: "Orphan", body: nil, author: nil))
+            context.insert(PostSchemaV1.Post(title: "Networks", body: nil, author: bob))
+        }
+        let container = try ModelContainer(for: PostSchemaV2.Post.self, migrationPlan: PostSummaryPlan.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let posts = try context.fetch(FetchDescriptor<PostSchemaV2.Post>(sortBy: [SortDescriptor(\.title)]))
+        #expect(posts.map(\.summary) == ["Engines by Ada: notes", "Networks by Bob", "Orphan by nobody"])
+        #expect(posts.map { $0.author?.name } == ["Ada", "Bob", nil])
+        #expect(posts.map(\.body) == ["notes", nil, nil])
+        let sql = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0] as String
+        #expect(!sql.contains("_osd_new_"))
+    }
+
     @Test func userNamesSplitIntoFirstAndLast() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: UserSchemaV1.User.self) { context in

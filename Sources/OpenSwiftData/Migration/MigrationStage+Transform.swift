@@ -60,21 +60,51 @@ extension ModelContext {
         // The rows there are now, in key order: rows the closure inserts get larger keys, so
         // each batch's key range holds only rows of the batch.
         let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
+        // When the migration only added columns, the old and the new model read the same row.
+        let oldReading = oldQuery.table.rowDecoder(readingRowsOf: newQuery.table)
         for batch in rowIDs.chunked(by: max(batchSize, 1)) {
             let keys = batch.first!...batch.last!
-            // Both lists come in key order; a row one side lacks (the closure deleted it in an
-            // earlier batch) is skipped.
-            let olds = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery)
-            let news = try keyedModels(New.self, rowIDsIn: keys, newQuery)
-            var oldIndex = 0
-            for (newIndex, rowID) in news.rowIDs.enumerated() {
-                while oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] < rowID { oldIndex += 1 }
-                guard oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] == rowID else { continue }
-                try transform(olds.models[oldIndex], news.models[newIndex])
+            if let oldReading {
+                let (olds, news): ([Old], [New]) = try modelPairs(in: keys, newQuery, readingOldAs: oldReading, oldQuery, in: oldContext)
+                for index in news.indices { try transform(olds[index], news[index]) }
+            } else {
+                // Both lists come in key order; a row one side lacks (the closure deleted it in
+                // an earlier batch) is skipped.
+                let olds = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery)
+                let news = try keyedModels(New.self, rowIDsIn: keys, newQuery)
+                var oldIndex = 0
+                for (newIndex, rowID) in news.rowIDs.enumerated() {
+                    while oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] < rowID { oldIndex += 1 }
+                    guard oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] == rowID else { continue }
+                    try transform(olds.models[oldIndex], news.models[newIndex])
+                }
             }
             try save()
             forgetUnchanged(entity: newName, rowIDs: batch)
             oldContext.forgetUnchanged(entity: oldName, rowIDs: batch)
         }
+    }
+
+    /// The old and the new model of each row whose key is in `keys`, in key order, from one
+    /// read of each row: `oldReading` reads the old model's values from the new table's rows.
+    ///
+    /// The rows' values are let go of before this returns, so each model's values are its
+    /// own and the transform's first change to them copies nothing.
+    private func modelPairs<Old: PersistentModel, New: PersistentModel>(
+        in keys: ClosedRange<Int64>, _ newQuery: Query, readingOldAs oldReading: RowDecoder, _ oldQuery: Query,
+        in oldContext: ModelContext
+    ) throws -> ([Old], [New]) {
+        var rowIDs: [Int64] = []
+        var newValues: [ContiguousArray<Any?>] = []
+        var oldValues: [ContiguousArray<Any?>] = []
+        try newQuery.store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
+            rowIDs.append(rowID)
+            newValues.append(new)
+            oldValues.append(old)
+        }
+        return (
+            try oldContext.models(Old.self, rowIDs: rowIDs, values: oldValues, oldQuery),
+            try models(New.self, rowIDs: rowIDs, values: newValues, newQuery)
+        )
     }
 }

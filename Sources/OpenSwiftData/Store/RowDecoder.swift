@@ -34,16 +34,27 @@ struct RowDecoder {
     /// Each property's name, for errors.
     let propertyNames: [String]
 
-    /// - Parameters: the parts of the entity's ``TableLayout`` that decide its select list.
-    init(entity: Schema.Entity, layout: ModelLayout, columns: [TableLayout.Column], relationships: [StoredRelationship]) {
+    /// - Parameters:
+    ///   - entity, layout, columns, relationships: the parts of the entity's ``TableLayout``
+    ///     that say what its model values are read from.
+    ///   - selectedColumns: the names of the columns of the rows it reads, in order, `_pk`
+    ///     first: the table's own select list, or another layout's of the same table.
+    /// - Returns: `nil` when a column the values are read from is not among `selectedColumns`.
+    init?(
+        entity: Schema.Entity, layout: ModelLayout, columns: [TableLayout.Column], relationships: [StoredRelationship],
+        selectedColumns: [String]
+    ) {
         entityName = entity.name
         propertyNames = layout.properties.map(\.name)
+        let positions = Dictionary(selectedColumns.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
         var sources = ContiguousArray<Source>(repeating: .none, count: layout.properties.count)
-        for (offset, column) in columns.enumerated() {
-            sources[column.propertyIndex] = .column(Int32(1 + offset), UnownedCodec(codec: column.codec))
+        for column in columns {
+            guard let position = positions[column.name] else { return nil }
+            sources[column.propertyIndex] = .column(position, UnownedCodec(codec: column.codec))
         }
-        for (offset, foreignKey) in relationships.filter(\.isToOne).enumerated() {
-            sources[foreignKey.propertyIndex] = .foreignKey(Int32(1 + columns.count + offset))
+        for foreignKey in relationships where foreignKey.isToOne {
+            guard let position = positions[foreignKey.name] else { return nil }
+            sources[foreignKey.propertyIndex] = .foreignKey(position)
         }
         for relationship in relationships where !relationship.isToOne {
             sources[relationship.propertyIndex] = .toMany

@@ -282,11 +282,21 @@ final class SQLiteStore: Sendable {
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
         _ body: (Int64, ContiguousArray<Any?>) throws -> Void
     ) throws {
+        try forEachSelectedRow(table, where: condition, orderBy: orderBy, limit: limit, offset: offset) { rowID, row in
+            try body(rowID, try modelValues(table, row, rowID: rowID))
+        }
+    }
+
+    /// Calls `body` with each row of an entity, in order, as SQLite has it: its primary key and
+    /// the statement on the row, whose columns are the table's `selectedColumns`.
+    private func forEachSelectedRow(
+        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
+        _ body: (Int64, RawStatement) throws -> Void
+    ) throws {
         let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
         try read { db in
             try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
-                let rowID = row.int64(at: 0) ?? 0
-                try body(rowID, try modelValues(table, row, rowID: rowID))
+                try body(row.int64(at: 0) ?? 0, row)
             }
         }
     }
@@ -305,10 +315,26 @@ final class SQLiteStore: Sendable {
     /// through a table in slices needs no list of keys, and one prepared statement serves
     /// every slice's shape.
     func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
-        let condition = SQLFragment(
+        try forEachRow(table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, body)
+    }
+
+    /// ``forEachRow(_:rowIDsIn:_:)`` that also reads each row as `other` does (a decoder
+    /// ``TableLayout/rowDecoder(readingRowsOf:)`` made for this table), handing `body` both
+    /// values: a transform's old and new model of one row, from one read.
+    func forEachRow(
+        _ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, alsoReadAs other: RowDecoder,
+        _ body: (_ rowID: Int64, _ values: ContiguousArray<Any?>, _ otherValues: ContiguousArray<Any?>) throws -> Void
+    ) throws {
+        try forEachSelectedRow(table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil) { rowID, row in
+            try body(rowID, try modelValues(table, row, rowID: rowID), try other.values(of: row))
+        }
+    }
+
+    /// The condition that the key of a row of `table` is in `range`.
+    private static func keys(of table: TableLayout, in range: ClosedRange<Int64>) -> SQLFragment {
+        SQLFragment(
             sql: "\(table.qualifiedKeyColumn) BETWEEN ? AND ?",
             arguments: [range.lowerBound.databaseValue, range.upperBound.databaseValue])
-        try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
     }
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.

@@ -86,19 +86,33 @@ final class TableLayout: @unchecked Sendable {
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         tableName = (storedName ?? entity.name).quotedDatabaseIdentifier
         let table = tableName
-        selectList = ([Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name))
-            .map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        selectedColumns = [Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name)
+        selectList = selectedColumns.map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
         let names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Self.placeholders(names.count)))"
         upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
-        rowDecoder = RowDecoder(entity: entity, layout: layout, columns: columns, relationships: relationships)
+        rowDecoder = RowDecoder(
+            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns)!
+    }
+
+    /// Reads this table's model values from the rows `other` fetches, when `other` is a layout
+    /// of the same stored table that selects every column this one reads (and this one keeps
+    /// nothing in side tables); `nil` otherwise. A transform over a table the migration only
+    /// added columns to reads each row once for the old model and the new.
+    func rowDecoder(readingRowsOf other: TableLayout) -> RowDecoder? {
+        guard other.tableName == tableName, externalColumns.isEmpty else { return nil }
+        return RowDecoder(
+            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: other.selectedColumns)
     }
 
     /// The quoted table name.
     let tableName: String
-    /// `"Film"."_pk", "Film"."title", …`: what every fetch selects, in this order.
+    /// The names of the columns every fetch selects, in order: `_pk`, the attributes, the
+    /// to-one relationships' keys.
+    let selectedColumns: [String]
+    /// `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
     let selectList: String
     let insertSQL: String
     /// The insert as one statement that updates the row holding the same unique values
