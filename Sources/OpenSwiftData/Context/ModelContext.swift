@@ -205,26 +205,12 @@ public class ModelContext: Equatable {
         try validatePendingChanges()
         NotificationCenter.default.post(name: Self.willSave, object: self)
 
-        var changesByStore: [ObjectIdentifier: (store: SQLiteStore, changes: SQLiteStore.Changes)] = [:]
-        var storeByLayout: [ObjectIdentifier: SQLiteStore] = [:]
-        func add(_ state: ModelState, _ keyPath: WritableKeyPath<SQLiteStore.Changes, [ModelState]>) throws {
-            let layout = ObjectIdentifier(state.layout)
-            let store = try storeByLayout[layout] ?? self.store(for: state.layout)
-            storeByLayout[layout] = store
-            changesByStore[ObjectIdentifier(store), default: (store, SQLiteStore.Changes())].changes[keyPath: keyPath].append(state)
-        }
-        for state in inserted { try add(state, \.inserted) }
-        for state in changed.values { try add(state, \.updated) }
-        for state in deleted.values { try add(state, \.deleted) }
-        for batch in batchDeletes {
-            changesByStore[ObjectIdentifier(batch.store), default: (batch.store, SQLiteStore.Changes())]
-                .changes.batchDeletes.append((batch.table, batch.condition, storeDeleteKind(of: batch)))
-        }
+        let changesByStore = try pendingChangesByStore()
 
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
-        for (store, changes) in changesByStore.values {
+        for (store, changes) in changesByStore {
             let saved = try store.save(changes)
             // Committed: done with, even if another store's write fails after this one.
             insertedIDs += finishInserts(changes.inserted, rowIDs: saved.insertedRowIDs, in: store)
@@ -238,8 +224,14 @@ public class ModelContext: Equatable {
             deletedIDs += forgetRows(deletedInBatches: saved.deletedRowIDs)
             for state in changes.updated where !state.isDeleted {
                 state.markSaved()
-                changed[ObjectIdentifier(state)] = nil
                 updatedIDs.append(state.modelID)
+            }
+            // Each changed model's save is done with. When this store had them all (one store,
+            // the usual case), they go at once rather than by a hash lookup each.
+            if changes.updated.count == changed.count {
+                changed.removeAll()
+            } else {
+                for state in changes.updated { changed[ObjectIdentifier(state)] = nil }
             }
         }
 
@@ -248,6 +240,34 @@ public class ModelContext: Equatable {
             NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
             NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
         ])
+    }
+
+    /// The pending changes, inserts, deletes and batch deletes, grouped by the store each
+    /// model's entity is in.
+    private func pendingChangesByStore() throws -> [(store: SQLiteStore, changes: SQLiteStore.Changes)] {
+        // A container has a store or two: finding one's group by comparing references costs
+        // less than hashing for each of a million models, and models come in runs of one
+        // entity, whose store the last one found answers.
+        var groups: [(store: SQLiteStore, changes: SQLiteStore.Changes)] = []
+        var last: (layout: ModelLayout, group: Int)?
+        func group(of store: SQLiteStore) -> Int {
+            if let index = groups.firstIndex(where: { $0.store === store }) { return index }
+            groups.append((store, SQLiteStore.Changes()))
+            return groups.count - 1
+        }
+        func group(of state: ModelState) throws -> Int {
+            if let last, last.layout === state.layout { return last.group }
+            let index = group(of: try store(for: state.layout))
+            last = (state.layout, index)
+            return index
+        }
+        for state in inserted { groups[try group(of: state)].changes.inserted.append(state) }
+        for state in changed.values { groups[try group(of: state)].changes.updated.append(state) }
+        for state in deleted.values { groups[try group(of: state)].changes.deleted.append(state) }
+        for batch in batchDeletes {
+            groups[group(of: batch.store)].changes.batchDeletes.append((batch.table, batch.condition, storeDeleteKind(of: batch)))
+        }
+        return groups
     }
 
     /// Lets go of a model whose row a save deleted.
