@@ -34,6 +34,16 @@ final class ValueCodec: @unchecked Sendable {
     let writing: Writing
     /// What `NULL` reads as: `Optional.none` of the type; `nil` when the type is not optional.
     let nilValue: Any?
+    /// For `Int`, `Double` and `String` (or an optional of one), the type itself: these are
+    /// stored as they are, and the store reads and writes them with the C call for the type
+    /// instead of through `reading` and `writing`, whose closure call (and the retain and
+    /// release of its context) costs more per value than the value itself.
+    let identityType: IdentityType?
+
+    /// A Swift type SQLite stores without conversion.
+    enum IdentityType {
+        case int, double, string
+    }
 
     /// The conversion from a column's value, by the SQLite storage class the codec writes.
     ///
@@ -117,7 +127,7 @@ final class ValueCodec: @unchecked Sendable {
             guard let wrapped = forType(optional.wrappedType), !wrapped.isOptional else { return nil }
             return ValueCodec(
                 storage: wrapped.storage, typeName: "\(type)", reading: wrapped.reading, writing: wrapped.writing,
-                nilValue: optional.noneValue)
+                nilValue: optional.noneValue, identityType: wrapped.identityType)
         }
         if let primitive = primitive(type) { return primitive }
         if let rawRepresentable = type as? any RawRepresentable.Type,
@@ -130,19 +140,23 @@ final class ValueCodec: @unchecked Sendable {
         return nil
     }
 
-    private init(storage: StorageType, typeName: String, reading: Reading, writing: Writing, nilValue: Any? = nil) {
+    private init(
+        storage: StorageType, typeName: String, reading: Reading, writing: Writing, nilValue: Any? = nil,
+        identityType: IdentityType? = nil
+    ) {
         self.storage = storage
         isOptional = nilValue != nil
         self.typeName = typeName
         self.reading = reading
         self.writing = writing
         self.nilValue = nilValue
+        self.identityType = identityType
     }
 
     private static func primitive(_ type: Any.Type) -> ValueCodec? {
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(Bool.self): return integer(Bool.self, .bool) { $0 ? 1 : 0 } from: { $0 != 0 }
-        case ObjectIdentifier(Int.self): return integer(Int.self, .int) { Int64($0) } from: { Int($0) }
+        case ObjectIdentifier(Int.self): return integer(Int.self, .int, identity: .int) { Int64($0) } from: { Int($0) }
         case ObjectIdentifier(Int8.self): return integer(Int8.self, .int8) { Int64($0) } from: { Int8(truncatingIfNeeded: $0) }
         case ObjectIdentifier(Int16.self): return integer(Int16.self, .int16) { Int64($0) } from: { Int16(truncatingIfNeeded: $0) }
         case ObjectIdentifier(Int32.self): return integer(Int32.self, .int32) { Int64($0) } from: { Int32(truncatingIfNeeded: $0) }
@@ -152,11 +166,11 @@ final class ValueCodec: @unchecked Sendable {
         case ObjectIdentifier(UInt16.self): return integer(UInt16.self, .uint16) { Int64($0) } from: { UInt16(truncatingIfNeeded: $0) }
         case ObjectIdentifier(UInt32.self): return integer(UInt32.self, .uint32) { Int64($0) } from: { UInt32(truncatingIfNeeded: $0) }
         case ObjectIdentifier(UInt64.self): return integer(UInt64.self, .uint64) { Int64(bitPattern: $0) } from: { UInt64(bitPattern: $0) }
-        case ObjectIdentifier(Double.self): return real(Double.self, .double) { $0 } from: { $0 }
+        case ObjectIdentifier(Double.self): return real(Double.self, .double, identity: .double) { $0 } from: { $0 }
         case ObjectIdentifier(Float.self): return real(Float.self, .float) { Double($0) } from: { Float($0) }
         case ObjectIdentifier(Date.self):
             return real(Date.self, .date) { $0.timeIntervalSinceReferenceDate } from: { Date(timeIntervalSinceReferenceDate: $0) }
-        case ObjectIdentifier(String.self): return text(String.self, .string) { $0 } from: { $0 }
+        case ObjectIdentifier(String.self): return text(String.self, .string, identity: .string) { $0 } from: { $0 }
         case ObjectIdentifier(Decimal.self):
             return text(Decimal.self, .decimal) { $0.description } from: { text in
                 guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
@@ -188,21 +202,27 @@ final class ValueCodec: @unchecked Sendable {
     }
 
     private static func integer<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> Any
+        _: T.Type, _ storage: StorageType, identity: IdentityType? = nil, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .integer(from), writing: .integer { to(unbox($0, as: T.self)) })
+        ValueCodec(
+            storage: storage, typeName: "\(T.self)", reading: .integer(from), writing: .integer { to(unbox($0, as: T.self)) },
+            identityType: identity)
     }
 
     private static func real<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Double, from: @escaping (Double) -> Any
+        _: T.Type, _ storage: StorageType, identity: IdentityType? = nil, _ to: @escaping (T) -> Double, from: @escaping (Double) -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .real(from), writing: .real { to(unbox($0, as: T.self)) })
+        ValueCodec(
+            storage: storage, typeName: "\(T.self)", reading: .real(from), writing: .real { to(unbox($0, as: T.self)) },
+            identityType: identity)
     }
 
     private static func text<T>(
-        _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> String, from: @escaping (String) throws -> Any
+        _: T.Type, _ storage: StorageType, identity: IdentityType? = nil, _ to: @escaping (T) -> String, from: @escaping (String) throws -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .text(from), writing: .text { to(unbox($0, as: T.self)) })
+        ValueCodec(
+            storage: storage, typeName: "\(T.self)", reading: .text(from), writing: .text { to(unbox($0, as: T.self)) },
+            identityType: identity)
     }
 
     private static func blob<T>(

@@ -71,7 +71,14 @@ final class RawStatement {
     /// the C call for the storage class the codec writes.
     func value(at index: Int32, as codec: ValueCodec) throws -> Any {
         let column = sqlite3_column_value(statement, index)
-        switch (sqlite3_value_type(column), codec.reading) {
+        let type = sqlite3_value_type(column)
+        switch (type, codec.identityType) {
+        case (SQLITE_INTEGER, .int?): return Int(sqlite3_value_int64(column))
+        case (SQLITE_FLOAT, .double?): return sqlite3_value_double(column)
+        case (SQLITE_TEXT, .string?): return Self.text(of: column)
+        default: break
+        }
+        switch (type, codec.reading) {
         case (SQLITE_INTEGER, .integer(let read)): return try read(sqlite3_value_int64(column))
         case (SQLITE_FLOAT, .real(let read)): return try read(sqlite3_value_double(column))
         case (SQLITE_TEXT, .text(let read)): return try read(Self.text(of: column))
@@ -133,11 +140,14 @@ final class RawStatement {
     func bind(_ value: Any?, as codec: ValueCodec, at index: Int32) throws {
         let code: Int32
         if let value, let value = codec.unwrapped(value) {
-            switch codec.writing {
-            case .integer(let write): code = sqlite3_bind_int64(statement, index, try write(value))
-            case .real(let write): code = sqlite3_bind_double(statement, index, try write(value))
-            case .text(let write): code = bind(text: try write(value), at: index)
-            case .blob(let write): code = bind(try write(value), at: index)
+            switch (codec.identityType, codec.writing) {
+            case (.int?, _): code = sqlite3_bind_int64(statement, index, Int64(unbox(value, as: Int.self)))
+            case (.double?, _): code = sqlite3_bind_double(statement, index, unbox(value, as: Double.self))
+            case (.string?, _): code = bind(text: unbox(value, as: String.self), at: index)
+            case (nil, .integer(let write)): code = sqlite3_bind_int64(statement, index, try write(value))
+            case (nil, .real(let write)): code = sqlite3_bind_double(statement, index, try write(value))
+            case (nil, .text(let write)): code = bind(text: try write(value), at: index)
+            case (nil, .blob(let write)): code = bind(try write(value), at: index)
             }
         } else {
             code = sqlite3_bind_null(statement, index)

@@ -21,7 +21,17 @@ struct RowDecoder {
     /// A codec held without reference counting, so reading a source in the per-column loop
     /// does not retain and release it; `codecs` keeps every one alive.
     struct UnownedCodec {
-        unowned(unsafe) let codec: ValueCodec
+        private let codec: Unmanaged<ValueCodec>
+
+        init(_ codec: ValueCodec) {
+            self.codec = .passUnretained(codec)
+        }
+
+        /// Calls `body` with the codec. (An `unowned(unsafe)` reference, read, was retained
+        /// for the call and released after it, once for each column of each row.)
+        func with<Result>(_ body: (ValueCodec) throws -> Result) rethrows -> Result {
+            try codec._withUnsafeGuaranteedRef(body)
+        }
     }
 
     let entityName: String
@@ -50,7 +60,7 @@ struct RowDecoder {
         var sources = ContiguousArray<Source>(repeating: .none, count: layout.properties.count)
         for column in columns {
             guard let position = positions[column.name] else { return nil }
-            sources[column.propertyIndex] = .column(position, UnownedCodec(codec: column.codec))
+            sources[column.propertyIndex] = .column(position, UnownedCodec(column.codec))
         }
         for foreignKey in relationships where foreignKey.isToOne {
             guard let position = positions[foreignKey.name] else { return nil }
@@ -75,7 +85,7 @@ struct RowDecoder {
             switch sources[index] {
             case .column(let column, let unowned):
                 do {
-                    values.append(try row.value(at: column, as: unowned.codec))
+                    values.append(.some(try unowned.with { try row.value(at: column, as: $0) }))
                 } catch {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
