@@ -363,9 +363,15 @@ final class SQLiteStore: Sendable {
         let (sql, arguments) = selectSQL(
             table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition,
             orderBy: orderBy, limit: limit, offset: offset)
-        return try read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+        // Read through the C API: GRDB's cursor cost twice SQLite's own step per key, and a
+        // transform or `fetch(_:batchSize:)` over a large table reads a key for every row.
+        var rowIDs: [Int64] = []
+        try read { db in
+            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
+                rowIDs.append(row.int64(at: 0) ?? 0)
+            }
         }
+        return rowIDs
     }
 
     /// The number of an entity's matching rows.
