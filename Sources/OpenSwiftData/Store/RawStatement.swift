@@ -11,21 +11,25 @@ import GRDBSQLite
 final class RawStatement {
     private let db: Database
     private let sql: String
+    /// The connection's statement for `sql` from GRDB's statement cache, which owns (and in
+    /// time finalizes) the SQLite statement; held so it stays prepared while this is in use.
+    private let cached: Statement
     private let statement: OpaquePointer
 
+    /// The statement for `sql`, prepared once per connection: preparing it for every save was
+    /// nearly half the work of a save of one model, and a transform prepared its read for
+    /// every batch.
     init(sql: String, in db: Database) throws {
         self.db = db
         self.sql = sql
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else {
-            throw Self.error(code, db, sql)
-        }
-        self.statement = statement
+        cached = try db.cachedStatement(sql: sql)
+        statement = cached.sqliteStatement
     }
 
     deinit {
-        sqlite3_finalize(statement)
+        // Left ready for its next use, holding no copy of the values bound last.
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
     }
 
     /// Runs a statement that returns no rows (an insert, an update) once `bindValues` has bound each of
