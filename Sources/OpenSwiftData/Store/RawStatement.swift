@@ -13,7 +13,7 @@ final class RawStatement {
     private let sql: String
     /// The connection's statement for `sql` from GRDB's statement cache, which owns (and in
     /// time finalizes) the SQLite statement; held so it stays prepared while this is in use.
-    private let cached: Statement
+    private let cached: GRDB.Statement
     private let statement: OpaquePointer
 
     /// The statement for `sql`, prepared once per connection: preparing it for every save was

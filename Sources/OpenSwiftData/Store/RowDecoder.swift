@@ -27,8 +27,9 @@ struct RowDecoder {
             self.codec = .passUnretained(codec)
         }
 
-        /// Calls `body` with the codec. (An `unowned(unsafe)` reference, read, was retained
-        /// for the call and released after it, once for each column of each row.)
+        /// Calls `body` with the codec, not retained: an `unowned(unsafe)` reference is
+        /// retained for the call it is passed to and released after, for every column of
+        /// every row.
         func with<Result>(_ body: (ValueCodec) throws -> Result) rethrows -> Result {
             try codec._withUnsafeGuaranteedRef(body)
         }
