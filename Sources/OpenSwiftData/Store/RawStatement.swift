@@ -11,19 +11,24 @@ import GRDBSQLite
 final class RawStatement {
     private let db: Database
     private let sql: String
-    /// The connection's statement for `sql` from GRDB's statement cache, which owns (and in
-    /// time finalizes) the SQLite statement; held so it stays prepared while this is in use.
-    private let cached: GRDB.Statement
+    /// GRDB's statement, which owns (and in time finalizes) the SQLite statement; held so it
+    /// stays prepared while this is in use.
+    private let prepared: GRDB.Statement
     private let statement: OpaquePointer
 
-    /// The statement for `sql`, prepared once per connection: preparing it for every save was
-    /// nearly half the work of a save of one model, and a transform prepared its read for
-    /// every batch.
-    init(sql: String, in db: Database) throws {
+    /// Prepares `sql` on `db`.
+    ///
+    /// - Parameter reusable: whether `sql` is one of a few a connection runs again and again
+    ///   (a table's insert, the update of a set of columns): such a statement is kept in the
+    ///   connection's statement cache and prepared once, where preparing the insert for every
+    ///   save was nearly half the work of saving one model. Statements whose text varies with
+    ///   their input (`IN` lists of any length, predicates) are prepared for the one use, so
+    ///   the cache does not grow with every length and shape.
+    init(sql: String, in db: Database, reusable: Bool = false) throws {
         self.db = db
         self.sql = sql
-        cached = try db.cachedStatement(sql: sql)
-        statement = cached.sqliteStatement
+        prepared = try reusable ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
+        statement = prepared.sqliteStatement
     }
 
     deinit {

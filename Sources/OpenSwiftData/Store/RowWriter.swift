@@ -207,7 +207,9 @@ struct RowWriter {
         case .delete(let keyCount): table.deleteSQL(keyCount: keyCount)
         case .update(let columnIndices): table.updateSQL(columnIndices: columnIndices)
         }
-        let prepared = try RawStatement(sql: sql, in: db)
+        // A delete's text has one parameter per key, so its length varies.
+        let reusable = if case .delete = purpose { false } else { true }
+        let prepared = try RawStatement(sql: sql, in: db, reusable: reusable)
         statements[key] = prepared
         return prepared
     }

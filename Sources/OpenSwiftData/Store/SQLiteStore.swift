@@ -291,11 +291,11 @@ final class SQLiteStore: Sendable {
     /// the statement on the row, whose columns are the table's `selectedColumns`.
     private func forEachSelectedRow(
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
-        _ body: (Int64, RawStatement) throws -> Void
+        reusable: Bool = false, _ body: (Int64, RawStatement) throws -> Void
     ) throws {
         let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
         try read { db in
-            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
+            try RawStatement(sql: sql, in: db, reusable: reusable).forEachRow(arguments) { row in
                 try body(row.int64(at: 0) ?? 0, row)
             }
         }
@@ -312,10 +312,14 @@ final class SQLiteStore: Sendable {
     }
 
     /// Calls `body` with each row of an entity whose key is in `range`, in key order: a walk
-    /// through a table in slices needs no list of keys, and one prepared statement serves
-    /// every slice's shape.
+    /// through a table in slices needs no list of keys, and one prepared statement, kept on
+    /// the connection, serves every slice.
     func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ContiguousArray<Any?>) throws -> Void) throws {
-        try forEachRow(table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, body)
+        try forEachSelectedRow(
+            table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
+        ) { rowID, row in
+            try body(rowID, try modelValues(table, row, rowID: rowID))
+        }
     }
 
     /// ``forEachRow(_:rowIDsIn:_:)`` that also reads each row as `other` does (a decoder
@@ -325,7 +329,9 @@ final class SQLiteStore: Sendable {
         _ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, alsoReadAs other: RowDecoder,
         _ body: (_ rowID: Int64, _ values: ContiguousArray<Any?>, _ otherValues: ContiguousArray<Any?>) throws -> Void
     ) throws {
-        try forEachSelectedRow(table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil) { rowID, row in
+        try forEachSelectedRow(
+            table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
+        ) { rowID, row in
             try body(rowID, try modelValues(table, row, rowID: rowID), try other.values(of: row))
         }
     }
