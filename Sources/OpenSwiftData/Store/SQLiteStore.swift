@@ -288,12 +288,14 @@ final class SQLiteStore: Sendable {
     }
 
     /// Calls `body` with each row of an entity, in order, as SQLite has it: its primary key and
-    /// the statement on the row, whose columns are the table's `selectedColumns`.
+    /// the statement on the row, whose columns are `columns` (by default the table's
+    /// `selectList`), the key first.
     private func forEachSelectedRow(
-        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
-        reusable: Bool = false, _ body: (Int64, RawStatement) throws -> Void
+        _ table: TableLayout, columns: String? = nil, where condition: SQLFragment?, orderBy: String?, limit: Int?,
+        offset: Int?, reusable: Bool = false, _ body: (Int64, RawStatement) throws -> Void
     ) throws {
-        let (sql, arguments) = selectSQL(table, columns: table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        let (sql, arguments) = selectSQL(
+            table, columns: columns ?? table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
         try read { db in
             try RawStatement(sql: sql, in: db, reusable: reusable).forEachRow(arguments) { row in
                 try body(row.int64(at: 0) ?? 0, row)
@@ -366,17 +368,13 @@ final class SQLiteStore: Sendable {
     func fetchRowIDs(
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
     ) throws -> [Int64] {
-        let (sql, arguments) = selectSQL(
-            table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition,
-            orderBy: orderBy, limit: limit, offset: offset)
         // Read through the C API: GRDB's cursor cost twice SQLite's own step per key, and a
         // transform or `fetch(_:batchSize:)` over a large table reads a key for every row.
         var rowIDs: [Int64] = []
-        try read { db in
-            try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
-                rowIDs.append(row.int64(at: 0) ?? 0)
-            }
-        }
+        try forEachSelectedRow(
+            table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition, orderBy: orderBy,
+            limit: limit, offset: offset
+        ) { rowID, _ in rowIDs.append(rowID) }
         return rowIDs
     }
 
