@@ -154,9 +154,20 @@ import Testing
             configurations: ModelConfiguration(schema: Schema([Movie.self]), url: moviesURL),
             ModelConfiguration(schema: Schema([Person.self]), url: peopleURL))
         let context = ModelContext(container)
-        context.insert(Movie(title: "Up", year: 2009, rating: 8.3))
-        context.insert(Person(email: "a@x", givenName: "A", familyName: "B", age: 1))
+        let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+        let person = Person(email: "a@x", givenName: "A", familyName: "B", age: 1)
+        context.insert(movie)
+        context.insert(person)
         try context.save()
+        // Changes in both stores, one save: each store's changed models are done with.
+        movie.rating = 9.1
+        person.age = 2
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(context.changedModelsArray.isEmpty)
+        let reader = ModelContext(container)
+        #expect(try reader.fetch(FetchDescriptor<Movie>()).map(\.rating) == [9.1])
+        #expect(try reader.fetch(FetchDescriptor<Person>()).map(\.age) == [2])
         #expect(try rawColumns(moviesURL, table: "Movie").contains("title"))
         #expect(try rawColumns(peopleURL, table: "Person").contains("email"))
         let movieTables = try DatabaseQueue(path: moviesURL.path).read { db in

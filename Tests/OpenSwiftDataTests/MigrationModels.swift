@@ -710,3 +710,44 @@ enum PostSummaryPlan: SchemaMigrationPlan {
         }]
     }
 }
+
+// Attachments gain a size a transform reads off the old model's bytes, which are kept outside
+// the table (`.externalStorage`).
+
+enum AttachmentSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Attachment.self] }
+    @Model final class Attachment {
+        var name: String
+        @Attribute(.externalStorage) var bytes: Data
+        init(name: String, bytes: Data) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+}
+
+enum AttachmentSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Attachment.self] }
+    @Model final class Attachment {
+        var name: String
+        @Attribute(.externalStorage) var bytes: Data
+        var size: Int
+        init(name: String, bytes: Data, size: Int) {
+            self.name = name
+            self.bytes = bytes
+            self.size = size
+        }
+    }
+}
+
+enum AttachmentSizePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [AttachmentSchemaV1.self, AttachmentSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: AttachmentSchemaV1.self, toVersion: AttachmentSchemaV2.self,
+                    model: AttachmentSchemaV1.Attachment.self, to: AttachmentSchemaV2.Attachment.self) { old, new in
+            new.size = old.bytes.count
+        }]
+    }
+}

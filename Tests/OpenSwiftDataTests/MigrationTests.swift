@@ -207,6 +207,25 @@ import Testing
         #expect(!sql.contains("_osd_new_"))
     }
 
+    /// A transform reads the old model's bytes kept outside the table (`.externalStorage`),
+    /// though the new version only adds a column.
+    @Test func aTransformReadsTheOldModelsExternalBytes() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: AttachmentSchemaV1.Attachment.self) { context in
+            context.insert(AttachmentSchemaV1.Attachment(name: "a", bytes: Data(repeating: 7, count: 3)))
+            context.insert(AttachmentSchemaV1.Attachment(name: "b", bytes: Data(repeating: 9, count: 5)))
+        }
+        let container = try ModelContainer(
+            for: AttachmentSchemaV2.Attachment.self, migrationPlan: AttachmentSizePlan.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let attachments = try context.fetch(FetchDescriptor<AttachmentSchemaV2.Attachment>(sortBy: [SortDescriptor(\.name)]))
+        #expect(attachments.map(\.size) == [3, 5])
+        #expect(attachments.map(\.bytes) == [Data(repeating: 7, count: 3), Data(repeating: 9, count: 5)])
+        // Side tables make the migration rebuild the table: the old models read the old rows.
+        let sql = try rawRow(url, sql: "SELECT sql FROM _osd_migrations")[0] as String
+        #expect(sql.contains("_osd_new_Attachment"))
+    }
+
     @Test func userNamesSplitIntoFirstAndLast() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: UserSchemaV1.User.self) { context in

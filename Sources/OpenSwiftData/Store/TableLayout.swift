@@ -102,6 +102,9 @@ final class TableLayout: @unchecked Sendable {
     /// nothing in side tables); `nil` otherwise. A transform over a table the migration only
     /// added columns to reads each row once for the old model and the new.
     func rowDecoder(readingRowsOf other: TableLayout) -> RowDecoder? {
+        // A migration rebuilds a table with side tables rather than altering it in place, so
+        // the old layout reads another table then; the second check keeps a change there from
+        // handing old models rows without their side tables' values.
         guard other.tableName == tableName, externalColumns.isEmpty else { return nil }
         return RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: other.selectedColumns)
