@@ -153,6 +153,27 @@ import Testing
         #expect(reread.map(\.rating) == [5, 7, 8, 9])
     }
 
+    @Test func changedModelsDeletedAndInsertedAgainBeforeASaveKeepTheirChanges() throws {
+        let context = try inMemory()
+        let movies = ["Up", "Cars", "Coco", "Soul"].map { Movie(title: $0, year: 2000, rating: 5) }
+        for movie in movies { context.insert(movie) }
+        try context.save()
+
+        for (index, movie) in movies.enumerated() { movie.rating = Double(6 + index) }
+        // Leaving the changed models from the front and the middle, and coming back.
+        context.delete(movies[0])
+        context.delete(movies[2])
+        context.insert(movies[0])
+        #expect(Set(context.changedModelsArray.map(\.persistentModelID)) == Set([0, 1, 3].map { movies[$0].persistentModelID }))
+        #expect(context.deletedModelsArray.map(\.persistentModelID) == [movies[2].persistentModelID])
+        try context.save()
+
+        let reread = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.rating)]))
+        #expect(reread.map(\.title) == ["Up", "Cars", "Soul"])
+        #expect(reread.map(\.rating) == [6, 7, 9])
+        #expect(context.changedModelsArray.isEmpty)
+    }
+
     @Test func deletingAnUnsavedInsertJustForgetsIt() throws {
         let context = try inMemory()
         let movie = Movie(title: "Up", year: 2009, rating: 8.3)

@@ -64,7 +64,7 @@ extension ModelContext {
     /// Whether the rows a query matches can be deleted by SQL at the next save: see
     /// ``delete(model:where:includeSubclasses:)``.
     private func canDeleteInStore(_ query: Query) -> Bool {
-        let pending = Set((inserted + changed.values + deleted.values).map(\.layout.entityName))
+        let pending = Set((inserted + changed.states + deleted.values).map(\.layout.entityName))
         if isolatedEntity(query) { return !pending.contains(query.table.entity.name) }
         let entities = container.schema.entitiesByName
         let cascaded = cascadeReach(of: query.table.entity.name)

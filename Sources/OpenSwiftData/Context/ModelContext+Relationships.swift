@@ -37,7 +37,7 @@ extension ModelContext {
     func applyPendingChanges(checkingDenyRules: Bool) throws {
         // Only models with relationships can reach others; a bulk insert of plain models skips
         // this walk entirely.
-        var pending = (inserted + changed.values).filter { !$0.layout.relationshipIndices.isEmpty }
+        var pending = (inserted + changed.states).filter { !$0.layout.relationshipIndices.isEmpty }
         var seen = Set(pending.map { ObjectIdentifier($0) })
         // Inverse to-many sides are linked at the end, each in one pass: a model that many new
         // models refer to (a shelf of a thousand new books) would otherwise be searched for
@@ -153,7 +153,7 @@ extension ModelContext {
     /// non-optional to-one relationship holds a model, and every to-many one holds between its
     /// minimum and maximum number of models.
     func validatePendingChanges() throws {
-        for state in inserted + changed.values where !state.layout.relationshipIndices.isEmpty {
+        for state in inserted + changed.states where !state.layout.relationshipIndices.isEmpty {
             guard let table = container.table(forEntity: state.layout.entityName)?.table else { continue }
             for stored in table.relationships {
                 let property = state.layout.properties[stored.propertyIndex]

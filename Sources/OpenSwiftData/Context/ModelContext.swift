@@ -34,7 +34,7 @@ public class ModelContext: Equatable {
     let isMainContext: Bool
     var registered: [String: RowRegistry] = [:]
     var inserted: [ModelState] = []
-    var changed: [ObjectIdentifier: ModelState] = [:]
+    var changed = ChangedModels()
     var deleted: [ObjectIdentifier: ModelState] = [:]
     /// Deletes of every stored row a query matches, which the next save runs as one statement
     /// each (see `delete(model:where:includeSubclasses:)`).
@@ -83,7 +83,7 @@ public class ModelContext: Equatable {
     /// The models inserted since the last save.
     public var insertedModelsArray: [any PersistentModel] { inserted.compactMap(\.model) }
     /// The stored models changed since the last save.
-    public var changedModelsArray: [any PersistentModel] { changed.values.compactMap(\.model) }
+    public var changedModelsArray: [any PersistentModel] { changed.states.compactMap(\.model) }
     /// The models deleted since the last save.
     public var deletedModelsArray: [any PersistentModel] { deleted.values.compactMap(\.model) }
 
@@ -126,14 +126,14 @@ public class ModelContext: Equatable {
         }
         state.isDeleted = true
         deleted[ObjectIdentifier(state)] = state
-        changed[ObjectIdentifier(state)] = nil
+        changed.remove(state)
         scheduleAutosave()
     }
 
     /// Called by a model's backing data when one of its values changes.
     func modelDidChange(_ state: ModelState) {
         if !state.isInserted, !state.isDeleted {
-            changed[ObjectIdentifier(state)] = state
+            changed.insert(state)
         }
         scheduleAutosave()
     }
@@ -147,7 +147,7 @@ public class ModelContext: Equatable {
             state.model = nil
         }
         inserted.removeAll()
-        for state in changed.values { state.discardChanges() }
+        for state in changed.states { state.discardChanges() }
         changed.removeAll()
         for state in deleted.values { state.discardChanges() }
         deleted.removeAll()
@@ -171,7 +171,7 @@ public class ModelContext: Equatable {
     private func undelete(_ state: ModelState) {
         state.isDeleted = false
         deleted[ObjectIdentifier(state)] = nil
-        if !state.changedProperties.isEmpty { changed[ObjectIdentifier(state)] = state }
+        if !state.changedProperties.isEmpty { changed.insert(state) }
     }
 
     // MARK: Saving
@@ -231,7 +231,7 @@ public class ModelContext: Equatable {
             if changes.updated.count == changed.count {
                 changed.removeAll()
             } else {
-                for state in changes.updated { changed[ObjectIdentifier(state)] = nil }
+                for state in changes.updated { changed.remove(state) }
             }
         }
 
@@ -262,7 +262,7 @@ public class ModelContext: Equatable {
             return index
         }
         for state in inserted { groups[try group(of: state)].changes.inserted.append(state) }
-        for state in changed.values { groups[try group(of: state)].changes.updated.append(state) }
+        for state in changed.states { groups[try group(of: state)].changes.updated.append(state) }
         for state in deleted.values { groups[try group(of: state)].changes.deleted.append(state) }
         for batch in batchDeletes {
             groups[group(of: batch.store)].changes.batchDeletes.append((batch.table, batch.condition, storeDeleteKind(of: batch)))
@@ -278,7 +278,7 @@ public class ModelContext: Equatable {
         state.model = nil
         state.markSaved()
         deleted[ObjectIdentifier(state)] = nil
-        changed[ObjectIdentifier(state)] = nil
+        changed.remove(state)
     }
 
     /// Lets go of the models this context holds for rows batch deletes removed (ones loaded
@@ -360,7 +360,7 @@ public class ModelContext: Equatable {
         // Unsaved changes take part: fetch every stored match, then merge, sort and page here.
         let stored = (try materializeRows(query) as [T]).filter { model in
                 let state = Self.state(of: model)
-                return !state.isDeleted && changed[ObjectIdentifier(state)] == nil
+                return !state.isDeleted && !changed.contains(state)
             }
         var unsaved: [T] = []
         for state in pending {
@@ -550,7 +550,7 @@ public class ModelContext: Equatable {
         guard includePendingChanges else { return nil }
         let entity = table.entity.name
         let pending = inserted.filter { $0.layout.entityName == entity }
-            + changed.values.filter { $0.layout.entityName == entity }
+            + changed.states.filter { $0.layout.entityName == entity }
         let hasDeletes = deleted.values.contains { $0.layout.entityName == entity }
         return pending.isEmpty && !hasDeletes ? nil : pending
     }
@@ -573,7 +573,7 @@ public class ModelContext: Equatable {
     /// inserted, changed or deleted models, by name.
     private func entitiesWithPendingChanges(readBy query: Query) -> [String] {
         let read = query.relatedEntities.union([query.table.entity.name])
-        let pending = (inserted + changed.values + deleted.values).map(\.layout.entityName)
+        let pending = (inserted + changed.states + deleted.values).map(\.layout.entityName)
         return read.intersection(pending).sorted()
     }
 

@@ -27,6 +27,9 @@ class ModelState {
     /// The model is being created over these values: the initial values its declarations give
     /// are applied as it is initialized, and must not replace the loaded ones.
     var isBeingLoaded = false
+    /// Where the model is in its context's ``ChangedModels``; -1 when it is not there. Kept
+    /// in the padding after the flags, so it costs the backing data no room.
+    var changedPosition: Int32 = -1
     /// The store the row is in.
     var storeIdentifier: String?
     /// The key of the model's temporary identifier, made the first time it is asked for.
