@@ -751,3 +751,57 @@ enum AttachmentSizePlan: SchemaMigrationPlan {
         }]
     }
 }
+
+// Chores gain a label a transform writes from the old chore. Each version declares its own
+// `Priority`: the old model must read the old version's type, though both versions store it
+// in the same column and the new model reads that column too.
+
+enum ChoreSchemaV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Chore.self] }
+    enum Priority: String, Codable { case low, high }
+    @Model final class Chore {
+        var title: String
+        var priority: Priority
+        var due: Date
+        var minutes: Int?
+        init(title: String, priority: Priority, due: Date, minutes: Int?) {
+            self.title = title
+            self.priority = priority
+            self.due = due
+            self.minutes = minutes
+        }
+    }
+}
+
+enum ChoreSchemaV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Chore.self] }
+    enum Priority: String, Codable { case low, high }
+    @Model final class Chore {
+        var title: String
+        var priority: Priority
+        var due: Date
+        var minutes: Int?
+        var label: String
+        init(title: String, priority: Priority, due: Date, minutes: Int?, label: String) {
+            self.title = title
+            self.priority = priority
+            self.due = due
+            self.minutes = minutes
+            self.label = label
+        }
+    }
+}
+
+enum ChoreLabelPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ChoreSchemaV1.self, ChoreSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: ChoreSchemaV1.self, toVersion: ChoreSchemaV2.self,
+                    model: ChoreSchemaV1.Chore.self, to: ChoreSchemaV2.Chore.self) { old, new in
+            let priority: ChoreSchemaV1.Priority = old.priority
+            let day = Int(old.due.timeIntervalSinceReferenceDate / 86_400)
+            new.label = "\(priority.rawValue) \(old.title) day \(day) \(old.minutes.map { "\($0) min" } ?? "untimed")"
+        }]
+    }
+}

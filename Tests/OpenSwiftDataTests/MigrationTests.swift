@@ -207,6 +207,26 @@ import Testing
         #expect(!sql.contains("_osd_new_"))
     }
 
+    /// The old model reads its own version's types from the row the new model reads too, and
+    /// models read after the migration are observed as ever (the migration's own models are not).
+    @Test func aTransformOverAddedColumnsReadsEachVersionsOwnTypes() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: ChoreSchemaV1.Chore.self) { context in
+            context.insert(ChoreSchemaV1.Chore(title: "dishes", priority: .high, due: Date(timeIntervalSinceReferenceDate: 86_400 * 3), minutes: 15))
+            context.insert(ChoreSchemaV1.Chore(title: "plants", priority: .low, due: Date(timeIntervalSinceReferenceDate: 86_400 * 5), minutes: nil))
+        }
+        let container = try ModelContainer(for: ChoreSchemaV2.Chore.self, migrationPlan: ChoreLabelPlan.self, configurations: ModelConfiguration(url: url))
+        let chores = try ModelContext(container).fetch(FetchDescriptor<ChoreSchemaV2.Chore>(sortBy: [SortDescriptor(\.title)]))
+        #expect(chores.map(\.label) == ["high dishes day 3 15 min", "low plants day 5 untimed"])
+        #expect(chores.map(\.priority) == [.high, .low])
+        #expect(chores.map(\.minutes) == [15, nil])
+
+        let changes = Recorder<Int>(0)
+        withObservationTracking { _ = chores[0].label } onChange: { changes.value += 1 }
+        chores[0].label = "done"
+        #expect(changes.value == 1)
+    }
+
     /// A transform reads the old model's bytes kept outside the table (`.externalStorage`),
     /// though the new version only adds a column.
     @Test func aTransformReadsTheOldModelsExternalBytes() throws {

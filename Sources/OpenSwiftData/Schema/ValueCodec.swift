@@ -39,6 +39,9 @@ final class ValueCodec: @unchecked Sendable {
     /// instead of through `reading` and `writing`, whose closure call (and the retain and
     /// release of its context) costs more per value than the value itself.
     let identityType: IdentityType?
+    /// Whether the type is one of the table's own (`Bool` to `Data`) or an optional of one:
+    /// plain values, which two models reading one row can share instead of each decoding it.
+    let isPrimitive: Bool
 
     /// A Swift type SQLite stores without conversion.
     enum IdentityType {
@@ -127,7 +130,7 @@ final class ValueCodec: @unchecked Sendable {
             guard let wrapped = forType(optional.wrappedType), !wrapped.isOptional else { return nil }
             return ValueCodec(
                 storage: wrapped.storage, typeName: "\(type)", reading: wrapped.reading, writing: wrapped.writing,
-                nilValue: optional.noneValue, identityType: wrapped.identityType)
+                nilValue: optional.noneValue, identityType: wrapped.identityType, isPrimitive: wrapped.isPrimitive)
         }
         if let primitive = primitive(type) { return primitive }
         if let rawRepresentable = type as? any RawRepresentable.Type,
@@ -142,7 +145,7 @@ final class ValueCodec: @unchecked Sendable {
 
     private init(
         storage: StorageType, typeName: String, reading: Reading, writing: Writing, nilValue: Any? = nil,
-        identityType: IdentityType? = nil
+        identityType: IdentityType? = nil, isPrimitive: Bool = false
     ) {
         self.storage = storage
         isOptional = nilValue != nil
@@ -151,6 +154,7 @@ final class ValueCodec: @unchecked Sendable {
         self.writing = writing
         self.nilValue = nilValue
         self.identityType = identityType
+        self.isPrimitive = isPrimitive
     }
 
     private static func primitive(_ type: Any.Type) -> ValueCodec? {
@@ -206,7 +210,7 @@ final class ValueCodec: @unchecked Sendable {
     ) -> ValueCodec {
         ValueCodec(
             storage: storage, typeName: "\(T.self)", reading: .integer(from), writing: .integer { to(unbox($0, as: T.self)) },
-            identityType: identity)
+            identityType: identity, isPrimitive: true)
     }
 
     private static func real<T>(
@@ -214,7 +218,7 @@ final class ValueCodec: @unchecked Sendable {
     ) -> ValueCodec {
         ValueCodec(
             storage: storage, typeName: "\(T.self)", reading: .real(from), writing: .real { to(unbox($0, as: T.self)) },
-            identityType: identity)
+            identityType: identity, isPrimitive: true)
     }
 
     private static func text<T>(
@@ -222,13 +226,14 @@ final class ValueCodec: @unchecked Sendable {
     ) -> ValueCodec {
         ValueCodec(
             storage: storage, typeName: "\(T.self)", reading: .text(from), writing: .text { to(unbox($0, as: T.self)) },
-            identityType: identity)
+            identityType: identity, isPrimitive: true)
     }
 
     private static func blob<T>(
         _: T.Type, _ storage: StorageType, _ to: @escaping (T) -> Data, from: @escaping (UnsafeRawBufferPointer) throws -> Any
     ) -> ValueCodec {
-        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob(from), writing: .blob { to(unbox($0, as: T.self)) })
+        ValueCodec(storage: storage, typeName: "\(T.self)", reading: .blob(from), writing: .blob { to(unbox($0, as: T.self)) },
+            isPrimitive: true)
     }
 
     private static func rawValueCodec<R: RawRepresentable>(_ type: R.Type) -> ValueCodec? {

@@ -16,6 +16,9 @@ struct RowDecoder {
         case toMany
         /// Nothing in the row: an `.externalStorage` attribute, loaded on first access.
         case none
+        /// The value the decoder of another layout (`sharingValuesOf`) read from the same row
+        /// for its property at this index: a primitive value of the same declared type.
+        case shared(Int)
     }
 
     /// A codec held without reference counting, so reading a source in the per-column loop
@@ -50,10 +53,13 @@ struct RowDecoder {
     ///     that say what its model values are read from.
     ///   - selectedColumns: the names of the columns of the rows it reads, in order, `_pk`
     ///     first: the table's own select list, or another layout's of the same table.
+    ///   - other: the layout of the same table whose values ``values(of:sharing:)`` is given,
+    ///     read from the same row: a column both read into a property of the same primitive
+    ///     type is taken from there instead of decoded again.
     /// - Returns: `nil` when a column the values are read from is not among `selectedColumns`.
     init?(
         entity: Schema.Entity, layout: ModelLayout, columns: [TableLayout.Column], relationships: [StoredRelationship],
-        selectedColumns: [String]
+        selectedColumns: [String], sharingValuesOf other: TableLayout? = nil
     ) {
         entityName = entity.name
         propertyNames = layout.properties.map(\.name)
@@ -61,7 +67,14 @@ struct RowDecoder {
         var sources = ContiguousArray<Source>(repeating: .none, count: layout.properties.count)
         for column in columns {
             guard let position = positions[column.name] else { return nil }
-            sources[column.propertyIndex] = .column(position, UnownedCodec(column.codec))
+            if let other, let sharedIndex = other.columnIndexByName[column.name], column.codec.isPrimitive,
+               case let shared = other.columns[sharedIndex],
+               other.layout.properties[shared.propertyIndex].valueType == layout.properties[column.propertyIndex].valueType
+            {
+                sources[column.propertyIndex] = .shared(shared.propertyIndex)
+            } else {
+                sources[column.propertyIndex] = .column(position, UnownedCodec(column.codec))
+            }
         }
         for foreignKey in relationships where foreignKey.isToOne {
             guard let position = positions[foreignKey.name] else { return nil }
@@ -76,7 +89,9 @@ struct RowDecoder {
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
-    func values(of row: RawStatement) throws -> ContiguousArray<Any?> {
+    /// `sharedValues` are the values the decoder's `other` layout read from the row, when it
+    /// was made to share them.
+    func values(of row: RawStatement, sharing sharedValues: ContiguousArray<Any?> = []) throws -> ContiguousArray<Any?> {
         // Reserved, then appended to: `init(unsafeUninitializedCapacity:)` allocates through an
         // unspecialized call into the standard library that looks the array's storage class up
         // in the runtime's metadata cache, several hundred instructions per row.
@@ -97,6 +112,8 @@ struct RowDecoder {
                 values.append(RelationshipFault.toMany)
             case .none:
                 values.append(nil)
+            case .shared(let index):
+                values.append(sharedValues[index])
             }
         }
         return values

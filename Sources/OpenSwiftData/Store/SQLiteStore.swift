@@ -334,7 +334,8 @@ final class SQLiteStore: Sendable {
         try forEachSelectedRow(
             table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
         ) { rowID, row in
-            try body(rowID, try modelValues(table, row, rowID: rowID), try other.values(of: row))
+            let values = try modelValues(table, row, rowID: rowID)
+            try body(rowID, values, try other.values(of: row, sharing: values))
         }
     }
 

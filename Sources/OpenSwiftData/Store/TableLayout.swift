@@ -100,14 +100,16 @@ final class TableLayout: @unchecked Sendable {
     /// Reads this table's model values from the rows `other` fetches, when `other` is a layout
     /// of the same stored table that selects every column this one reads (and this one keeps
     /// nothing in side tables); `nil` otherwise. A transform over a table the migration only
-    /// added columns to reads each row once for the old model and the new.
+    /// added columns to reads each row once for the old model and the new, and the old model
+    /// takes the values of primitive attributes declared alike from the new one's.
     func rowDecoder(readingRowsOf other: TableLayout) -> RowDecoder? {
         // A migration rebuilds a table with side tables rather than altering it in place, so
         // the old layout reads another table then; the second check keeps a change there from
         // handing old models rows without their side tables' values.
         guard other.tableName == tableName, externalColumns.isEmpty else { return nil }
         return RowDecoder(
-            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: other.selectedColumns)
+            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: other.selectedColumns,
+            sharingValuesOf: other)
     }
 
     /// The quoted table name.
