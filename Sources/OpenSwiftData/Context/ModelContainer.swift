@@ -26,6 +26,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     let orderedConfigurations: [ModelConfiguration]
     let stores: [SQLiteStore]
+    /// Whether this is a migration's container over its transaction, made while the app's
+    /// container opens: nothing observes the models read through it.
+    let isMigrating: Bool
     private let storeByEntity: [String: SQLiteStore]
     private let mainContextLock = NSLock()
     nonisolated(unsafe) private var mainContextStorage: ModelContext?
@@ -54,6 +57,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         }
         schema = givenSchema
         self.migrationPlan = migrationPlan
+        isMigrating = false
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
         orderedConfigurations = configurations
         try Self.checkDistinct(configurations)
@@ -82,6 +86,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     /// A container over a store that a migration stage is changing, for the stage's context.
     init(migrating store: SQLiteStore) {
+        isMigrating = true
         schema = store.schema
         migrationPlan = nil
         if case .file(let url) = store.location {

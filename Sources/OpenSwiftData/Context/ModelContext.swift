@@ -696,7 +696,7 @@ public class ModelContext: Equatable {
         state.rowID = rowID
         state.storeIdentifier = query.store.identifier
         state.context = self
-        let model = state.makeModel()
+        let model = state.makeModel(observable: !container.isMigrating)
         state.model = model
         byRowID[rowID] = state
         return model

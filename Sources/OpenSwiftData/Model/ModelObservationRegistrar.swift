@@ -17,20 +17,33 @@ public struct ModelObservationRegistrar: Sendable {
     @usableFromInline
     final class Created: Sendable {
         @usableFromInline let registrar = ObservationRegistrar()
+        /// `false` only for ``unobserved``: reads and changes then skip the registrar.
+        @usableFromInline let isObservable: Bool
 
-        @usableFromInline init() {}
+        @usableFromInline init(observable: Bool = true) {
+            isObservable = observable
+        }
     }
 
     @usableFromInline var created: Created?
 
-    public init() {}
+    /// What the models of a migration's contexts hold instead of a registrar of their own.
+    /// Nothing observes a migration, which runs while its container opens, so those models,
+    /// each read once, skip making one (two heap objects and a lock, and as much again to let
+    /// go of them), and their reads and changes tell no one.
+    private static let unobserved = Created(observable: false)
+
+    public init() {
+        if BackingDataHandoff.isLoadingUnobservedModel { created = Self.unobserved }
+    }
 
     /// Records a read of `keyPath` for whoever is tracking reads, creating the registrar the
     /// first time.
     @inlinable
     public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
         if created == nil { created = Created() }
-        created.unsafelyUnwrapped.registrar.access(subject, keyPath: keyPath)
+        let created = created.unsafelyUnwrapped
+        if created.isObservable { created.registrar.access(subject, keyPath: keyPath) }
     }
 
     /// Runs `mutation`, telling the observers of `keyPath`, if there are any, before and after.
@@ -38,7 +51,7 @@ public struct ModelObservationRegistrar: Sendable {
     public func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> Result
     ) rethrows -> Result {
-        guard let created else { return try mutation() }
+        guard let created, created.isObservable else { return try mutation() }
         return try created.registrar.withMutation(of: subject, keyPath: keyPath, mutation)
     }
 }
