@@ -122,7 +122,7 @@ class ModelState {
     }
 
     /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
-    func setValue(_ newValue: Any?, at index: Int) {
+    func setValue(_ newValue: consuming Any?, at index: Int) {
         guard willChangeValue(at: index) else { return }
         values[index] = newValue
         didChangeValue()
