@@ -10,9 +10,9 @@ import Darwin
 /// `_$backingData`, so loading a row does not build backing data only to replace it.
 ///
 /// A loaded model is created with `init(backingData:)`, but Swift first runs the initial value
-/// `@Model` gives `_$backingData`, `createBackingData()`. While ``loading(_:_:)`` runs, that call
-/// takes the loaded row's backing data instead of making a new one. The slots are per thread,
-/// so contexts on other threads never see them.
+/// `@Model` gives `_$backingData`, `createBackingData()`. While ``loading(_:observable:_:)``
+/// runs, that call takes the loaded row's backing data instead of making a new one. The slots
+/// are per thread, so contexts on other threads never see them.
 enum BackingDataHandoff {
     private static let slot = makeSlot()
     /// Set while a model nothing can observe is being loaded; see ``isLoadingUnobservedModel``.
