@@ -133,6 +133,39 @@ import Testing
         #expect(cars.modelContext == nil)
     }
 
+    @Test func rollbackPutsBackTheValuesOfTheLastSave() throws {
+        let context = try inMemory()
+        let up = Movie(title: "Up", year: 2009, rating: 8.3)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+
+        up.rating = 9
+        up.year = 2010
+        cars.title = "Cars 2"
+        try context.save()
+        // Changed, changed again, and changed then deleted: each goes back to what the save
+        // wrote, and what only the save changed stays.
+        up.rating = 1
+        up.rating = 2
+        up.title = "Down"
+        cars.title = "Cars 3"
+        context.delete(cars)
+        context.rollback()
+        #expect(up.rating == 9)
+        #expect(up.title == "Up")
+        #expect(up.year == 2010)
+        #expect(cars.title == "Cars 2")
+        #expect(!cars.isDeleted)
+        #expect(!context.hasChanges)
+
+        let reread = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
+        #expect(reread.map(\.title) == ["Cars 2", "Up"])
+        #expect(reread.map(\.rating) == [7.2, 9])
+        #expect(reread.map(\.year) == [2006, 2010])
+    }
+
     @Test func modelsChangingDifferentPropertiesInOneSaveEachKeepTheirOwn() throws {
         let context = try inMemory()
         let movies = ["Up", "Cars", "Coco", "Soul"].map { Movie(title: $0, year: 2000, rating: 5) }

@@ -34,7 +34,11 @@ public class ModelContext: Equatable {
     let isMainContext: Bool
     var registered: [String: RowRegistry] = [:]
     var inserted: [ModelState] = []
-    var changed = ChangedModels()
+    // Every change to a saved model reaches these two; the context is used from one thread at
+    // a time and no access to either nests inside another, so they skip the runtime's
+    // exclusivity check, a call before and after each access.
+    @exclusivity(unchecked) var changed = ChangedModels()
+    @exclusivity(unchecked) var savedValues = SavedValues()
     var deleted: [ObjectIdentifier: ModelState] = [:]
     /// Deletes of every stored row a query matches, which the next save runs as one statement
     /// each (see `delete(model:where:includeSubclasses:)`).
@@ -147,6 +151,7 @@ public class ModelContext: Equatable {
             state.model = nil
         }
         inserted.removeAll()
+        savedValues.restoreAll()
         for state in changed.states { state.discardChanges() }
         changed.removeAll()
         for state in deleted.values { state.discardChanges() }
@@ -233,6 +238,7 @@ public class ModelContext: Equatable {
             } else {
                 for state in changes.updated { changed.remove(state) }
             }
+            if changed.isEmpty, deleted.isEmpty { savedValues.removeAll() } else { savedValues.forgetSaved() }
         }
 
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [

@@ -40,14 +40,10 @@ class ModelState {
     /// The model itself, kept alive by its context while it is registered there.
     var model: (any PersistentModel)?
 
-    // Every property set reads and writes these two; like `values`, unchecked for exclusivity.
-
-    /// Properties changed since the last save, by index.
+    /// Properties changed since the last save, by index. Every property set reads and writes
+    /// it; like `values`, unchecked for exclusivity. Their values as last saved are kept by the
+    /// context (``SavedValues``).
     @exclusivity(unchecked) var changedProperties: PropertyIndexSet = []
-    /// The value as last saved of each property changed since, recorded at its first change so
-    /// rollback can restore it. Only those: a copy of every value would double the memory of a
-    /// context that changes one property of each of a million models.
-    @exclusivity(unchecked) var committedValues: [(index: Int, value: Any?)]?
 
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
@@ -138,14 +134,14 @@ class ModelState {
     }
 
     /// Readies the values for a change to the property at `index`: makes room for them, and
-    /// keeps the property's saved value for rollback. `false` while the model is being created over a
-    /// loaded row, whose values its declarations' initial values must not replace.
+    /// has the context keep the property's saved value for rollback. `false` while the model is
+    /// being created over a loaded row, whose values its declarations' initial values must not
+    /// replace.
     private func willChangeValue(at index: Int) -> Bool {
         if isBeingLoaded { return false }
         if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted, !changedProperties.contains(index) {
-            if committedValues == nil { committedValues = [] }
-            committedValues!.append((index, values[index]))
+            context?.savedValues.record(values[index], at: index, of: self)
             changedProperties.insert(index)
         }
         return true
@@ -278,17 +274,15 @@ class ModelState {
         }
     }
 
-    /// Forgets unsaved changes to values.
+    /// Forgets that values changed and that the model was deleted, once the context has put
+    /// the saved values back.
     func discardChanges() {
-        for (index, value) in committedValues ?? [] { values[index] = value }
-        committedValues = nil
         changedProperties = []
         isDeleted = false
     }
 
     /// Records that the values are now saved.
     func markSaved() {
-        committedValues = nil
         changedProperties = []
         isInserted = false
     }
