@@ -794,11 +794,15 @@ enum ChoreSchemaV2: VersionedSchema {
     }
 }
 
+/// Keeps the migration's context after the migration, as an app holding on to what its stage
+/// was given would: models of the app's own container must stay observable all the same.
 enum ChoreLabelPlan: SchemaMigrationPlan {
+    static let keptContexts = Recorder<[ModelContext]>([])
     static var schemas: [any VersionedSchema.Type] { [ChoreSchemaV1.self, ChoreSchemaV2.self] }
     static var stages: [MigrationStage] {
         [.transform(fromVersion: ChoreSchemaV1.self, toVersion: ChoreSchemaV2.self,
-                    model: ChoreSchemaV1.Chore.self, to: ChoreSchemaV2.Chore.self) { old, new in
+                    model: ChoreSchemaV1.Chore.self, to: ChoreSchemaV2.Chore.self,
+                    willMigrate: { keptContexts.value.append($0) }) { old, new in
             let priority: ChoreSchemaV1.Priority = old.priority
             let day = Int(old.due.timeIntervalSinceReferenceDate / 86_400)
             new.label = "\(priority.rawValue) \(old.title) day \(day) \(old.minutes.map { "\($0) min" } ?? "untimed")"

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The stores of an app's models and the schema they follow.
 ///
@@ -29,6 +30,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// Whether this is a migration's container over its transaction, made while the app's
     /// container opens: nothing observes the models read through it.
     let isMigrating: Bool
+    /// How many migration containers exist, on any thread. While there are none, a model
+    /// read for the first time can be observed without a look at its context.
+    static let migratingCount = Atomic<Int>(0)
     private let storeByEntity: [String: SQLiteStore]
     private let mainContextLock = NSLock()
     nonisolated(unsafe) private var mainContextStorage: ModelContext?
@@ -87,6 +91,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// A container over a store that a migration stage is changing, for the stage's context.
     init(migrating store: SQLiteStore) {
         isMigrating = true
+        Self.migratingCount.add(1, ordering: .relaxed)
         schema = store.schema
         migrationPlan = nil
         if case .file(let url) = store.location {
@@ -96,6 +101,10 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         }
         stores = [store]
         storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    deinit {
+        if isMigrating { Self.migratingCount.subtract(1, ordering: .relaxed) }
     }
 
     private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {

@@ -702,7 +702,7 @@ public class ModelContext: Equatable {
         state.rowID = rowID
         state.storeIdentifier = query.store.identifier
         state.context = self
-        let model = state.makeModel(observable: !container.isMigrating)
+        let model = state.makeModel()
         state.model = model
         byRowID[rowID] = state
         return model

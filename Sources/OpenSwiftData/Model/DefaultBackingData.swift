@@ -25,10 +25,10 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         BackingDataHandoff.take(Self.self) ?? Self(for: M.self)
     }
 
-    func makeModel(observable: Bool) -> any PersistentModel {
+    func makeModel() -> any PersistentModel {
         isBeingLoaded = true
         defer { isBeingLoaded = false }
-        return BackingDataHandoff.loading(self, observable: observable) { M(backingData: self) }
+        return BackingDataHandoff.loading(self) { M(backingData: self) }
     }
 
     @usableFromInline

@@ -7,7 +7,6 @@
 protocol LoadableModelState: ModelState {
     init(layout: ModelLayout, values: ContiguousArray<Any?>)
 
-    /// Creates the model over these values, as a context does for a row it loads; with
-    /// `observable` false (a migration's contexts) its observation registrar is a shared one.
-    func makeModel(observable: Bool) -> any PersistentModel
+    /// Creates the model over these values, as a context does for a row it loads.
+    func makeModel() -> any PersistentModel
 }

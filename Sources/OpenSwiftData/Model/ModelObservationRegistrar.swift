@@ -33,15 +33,25 @@ public struct ModelObservationRegistrar: Sendable {
     /// go of them), and their reads and changes tell no one.
     private static let unobserved = Created(observable: false)
 
-    public init() {
-        if BackingDataHandoff.isLoadingUnobservedModel { created = Self.unobserved }
+    public init() {}
+
+    /// The registrar of `model`, read for the first time: its own, or ``unobserved`` when it
+    /// belongs to a migration's context. While no migration runs, its context is not looked at.
+    @usableFromInline
+    static func firstRead(of model: any PersistentModel) -> Created {
+        guard ModelContainer.migratingCount.load(ordering: .relaxed) > 0,
+              model.modelState?.context?.container.isMigrating == true
+        else { return Created() }
+        return unobserved
     }
 
     /// Records a read of `keyPath` for whoever is tracking reads, creating the registrar the
     /// first time.
     @inlinable
-    public mutating func access<Subject: Observable, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        if created == nil { created = Created() }
+    public mutating func access<Subject: PersistentModel & Observable, Member>(
+        _ subject: Subject, keyPath: KeyPath<Subject, Member>
+    ) {
+        if created == nil { created = Self.firstRead(of: subject) }
         let created = created.unsafelyUnwrapped
         if created.isObservable { created.registrar.access(subject, keyPath: keyPath) }
     }
