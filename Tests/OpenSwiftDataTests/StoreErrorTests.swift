@@ -108,6 +108,11 @@ import Testing
         #expect(error.description.contains("Movie.id has no value; a non-optional property needs one before the model is saved"))
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Movie>()) == 0)
         #expect(context.hasChanges)
+
+        // The failed save's transaction is over: without the broken model the next save writes.
+        context.delete(broken)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Movie>()).map(\.title) == ["Up"])
     }
 
     @Test func fetchingAModelTheContainerDoesNotHoldIsAClearError() throws {

@@ -261,10 +261,30 @@ final class SQLiteStore: Sendable {
         }
     }
 
+    /// Runs `body` in one write transaction, committed when it returns and rolled back when it
+    /// throws.
+    ///
+    /// The transaction's `BEGIN` and `COMMIT` come from the connection's statement cache:
+    /// GRDB's `write` prepares both anew for every transaction, which cost as much as the
+    /// insert itself in a save of one model (a main context autosaving after each change).
     private func write<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
         case .own(let database):
-            return try database.write(body)
+            return try database.writeWithoutTransaction { db in
+                // Immediate, as GRDB's own: the write lock is taken at once, so a writer in
+                // another process makes this one wait its busy timeout instead of failing
+                // when a deferred transaction would upgrade.
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    let result = try body(db)
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    // SQLite rolls some failures back by itself (a busy or full database).
+                    if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                    throw error
+                }
+            }
         case .migration(let db):
             var result: T?
             try db.value.inSavepoint {
