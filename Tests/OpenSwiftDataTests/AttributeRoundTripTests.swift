@@ -108,6 +108,27 @@ import Testing
         #expect(defaults.optionalDecimal == nil)
     }
 
+    /// A save binds each text and blob column once per row, reusing one statement: every row
+    /// keeps its own bytes, longer or shorter than the row before, and empty ones stay empty
+    /// rather than becoming `NULL`.
+    @Test func textAndBytesOfManyRowsInOneSaveKeepEachRowsOwn() throws {
+        let strings = ["", "a", String(repeating: "long ", count: 80), "b", "", "before\u{0}after", "é🤖"]
+        let blobs = [Data(), Data([1, 2, 3]), Data((0..<5000).map { UInt8($0 % 251) }), Data(), Data([9]), Data(), Data([0])]
+        let optionalBlobs: [Data?] = [Data(), nil, Data([7]), Data(), nil, Data(repeating: 5, count: 100), Data()]
+        let models = try roundTrip(strings.indices.map { index in
+            { m in
+                m.string = strings[index]
+                m.data = blobs[index]
+                m.optionalData = optionalBlobs[index]
+                m.optionalString = index.isMultiple(of: 2) ? strings[index] : nil
+            }
+        })
+        #expect(models.map(\.string) == strings)
+        #expect(models.map(\.data) == blobs)
+        #expect(models.map(\.optionalData) == optionalBlobs)
+        #expect(models.map(\.optionalString) == strings.indices.map { $0.isMultiple(of: 2) ? strings[$0] : nil })
+    }
+
     @Test func valuesAreStoredInReadableColumns() throws {
         let url = temporaryStoreURL()
         let uuid = UUID()

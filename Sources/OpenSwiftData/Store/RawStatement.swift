@@ -15,6 +15,16 @@ final class RawStatement {
     /// stays prepared while this is in use.
     private let prepared: GRDB.Statement
     private let statement: OpaquePointer
+    /// Room for the bytes of each text and blob parameter bound more than once (index 0 for
+    /// parameter 1), reused for every value bound to it after the first. SQLite is told not to
+    /// copy those values (`SQLITE_STATIC`): copying into room this statement keeps costs less
+    /// than SQLite allocating, copying and freeing its own copy of each, for the thousands of
+    /// rows a save or a migration binds. They stay put until the statement is reset with its
+    /// bindings cleared, and are freed after. Made at the first parameter bound a second time.
+    private var parameterBytes: [UnsafeMutableRawBufferPointer] = []
+    /// The parameters bound once already: bit `i - 1` for parameter `i`, up to 64 (later ones
+    /// are always copied by SQLite).
+    private var boundOnce: UInt64 = 0
 
     /// Prepares `sql` on `db`.
     ///
@@ -32,9 +42,11 @@ final class RawStatement {
     }
 
     deinit {
-        // Left ready for its next use, holding no copy of the values bound last.
+        // Left ready for its next use, holding no copy of the values bound last and no
+        // reference to the room they were kept in.
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
+        for bytes in parameterBytes { bytes.deallocate() }
     }
 
     /// Runs a statement that returns no rows (an insert, an update) once `bindValues` has bound each of
@@ -169,24 +181,52 @@ final class RawStatement {
     private func bind(text: String, at index: Int32) -> Int32 {
         var text = text
         return text.withUTF8 { utf8 in
-            // An empty buffer may have no address, which SQLite would bind as NULL.
-            guard let bytes = utf8.baseAddress, !utf8.isEmpty else {
-                return sqlite3_bind_text(statement, index, "", 0, Self.transient)
-            }
-            return bytes.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
-                sqlite3_bind_text(statement, index, $0, Int32(utf8.count), Self.transient)
-            }
+            let (bytes, destructor) = place(UnsafeRawBufferPointer(utf8), for: index)
+            return sqlite3_bind_text(statement, index, bytes.assumingMemoryBound(to: CChar.self), Int32(utf8.count), destructor)
         }
     }
 
     private func bind(_ data: Data, at index: Int32) -> Int32 {
         data.withUnsafeBytes { bytes in
-            sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+            let (bytes, destructor) = place(bytes, for: index)
+            return sqlite3_bind_blob(statement, index, bytes, Int32(data.count), destructor)
         }
+    }
+
+    /// Where the bytes bound to parameter `index` are read from, and whether SQLite copies
+    /// them: the first value bound to a parameter is copied by SQLite (a statement bound once,
+    /// a save of one model, needs no room of its own); later ones are copied into the room kept
+    /// for it (``parameterBytes``), grown when they do not fit, and not copied again. Never a
+    /// null address, even for no bytes: SQLite binds one as `NULL`, not as empty text or an
+    /// empty blob.
+    private func place(
+        _ bytes: UnsafeRawBufferPointer, for index: Int32
+    ) -> (UnsafeRawPointer, sqlite3_destructor_type?) {
+        let slot = Int(index) - 1
+        guard slot < UInt64.bitWidth, boundOnce & (1 << slot) != 0 else {
+            if slot < UInt64.bitWidth { boundOnce |= 1 << slot }
+            return (bytes.baseAddress ?? Self.noBytes, Self.transient)
+        }
+        if parameterBytes.count <= slot {
+            // Room for every parameter at once; one out of range gets room too, and SQLite's error.
+            let count = max(Int(sqlite3_bind_parameter_count(statement)), slot + 1)
+            parameterBytes += repeatElement(UnsafeMutableRawBufferPointer(start: nil, count: 0), count: count - parameterBytes.count)
+        }
+        var room = parameterBytes[slot]
+        if room.count < max(bytes.count, 1) {
+            room.deallocate()
+            room = .allocate(byteCount: max(bytes.count, 2 * room.count, 32), alignment: 16)
+            parameterBytes[slot] = room
+        }
+        if let source = bytes.baseAddress { room.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
+        // `nil` is SQLITE_STATIC: the bytes stay where they are while SQLite needs them.
+        return (UnsafeRawPointer(room.baseAddress!), nil)
     }
 
     /// Tells SQLite to copy bound text and blobs.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// A non-null address for an empty value SQLite copies (none of its bytes are read).
+    private static var noBytes: UnsafeRawPointer { UnsafeRawPointer(("" as StaticString).utf8Start) }
 
     private static func error(_ code: Int32, _ db: Database, _ sql: String) -> DatabaseError {
         DatabaseError(
