@@ -630,16 +630,6 @@ public class ModelContext: Equatable {
         return (rowIDs, models)
     }
 
-    /// The context's objects for rows already read from the query's table: the row
-    /// `rowIDs[i]` holds `values[i]`.
-    func models<T: PersistentModel>(
-        _ type: T.Type, rowIDs: [Int64], values: [ContiguousArray<Any?>], _ query: Query
-    ) throws -> [T] {
-        try materializeRows(query) { row in
-            for index in rowIDs.indices { try row(rowIDs[index], values[index]) }
-        }
-    }
-
     /// The context's objects for the rows the query matches, in its order, read as they come
     /// from the store.
     private func materializeRows<T: PersistentModel>(_ query: Query, limit: Int? = nil, offset: Int? = nil) throws -> [T] {
@@ -649,7 +639,7 @@ public class ModelContext: Equatable {
     }
 
     /// ``models(of:_:)`` as `T`, the table's model class.
-    private func materializeRows<T: PersistentModel>(
+    func materializeRows<T: PersistentModel>(
         _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
     ) throws -> [T] {
         let models = try models(of: query, readRows)

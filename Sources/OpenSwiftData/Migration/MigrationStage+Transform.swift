@@ -88,23 +88,21 @@ extension ModelContext {
     /// The old and the new model of each row whose key is in `keys`, in key order, from one
     /// read of each row: `oldReading` reads the old model's values from the new table's rows.
     ///
-    /// The rows' values are let go of before this returns, so each model's values are its
-    /// own and the transform's first change to them copies nothing.
+    /// Both models are made as the row is read, so each model's values are its own and the
+    /// transform's first change to them copies nothing.
     private func modelPairs<Old: PersistentModel, New: PersistentModel>(
         in keys: ClosedRange<Int64>, _ newQuery: Query, readingOldAs oldReading: RowDecoder, _ oldQuery: Query,
         in oldContext: ModelContext
     ) throws -> ([Old], [New]) {
-        var rowIDs: [Int64] = []
-        var newValues: [ContiguousArray<Any?>] = []
-        var oldValues: [ContiguousArray<Any?>] = []
-        try newQuery.store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
-            rowIDs.append(rowID)
-            newValues.append(new)
-            oldValues.append(old)
+        var olds: [Old] = []
+        let news: [New] = try materializeRows(newQuery) { newRow in
+            olds = try oldContext.materializeRows(oldQuery) { oldRow in
+                try newQuery.store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
+                    try newRow(rowID, new)
+                    try oldRow(rowID, old)
+                }
+            }
         }
-        return (
-            try oldContext.models(Old.self, rowIDs: rowIDs, values: oldValues, oldQuery),
-            try models(New.self, rowIDs: rowIDs, values: newValues, newQuery)
-        )
+        return (olds, news)
     }
 }
