@@ -59,7 +59,11 @@ final class KeyPathIndexCache: @unchecked Sendable {
     /// The index remembered for this very key path object.
     func index(of keyPath: AnyKeyPath) -> Int? {
         guard let pointer = latest.load(ordering: .acquiring) else { return nil }
-        return Unmanaged<Snapshot>.fromOpaque(pointer).takeUnretainedValue().index(of: UInt(bitPattern: ObjectIdentifier(keyPath)))
+        // Not retained for the lookup: no snapshot is ever freed (`published` keeps them all),
+        // and a retain and release cost more than the probe on every property read and write.
+        return Unmanaged<Snapshot>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+            $0.index(of: UInt(bitPattern: ObjectIdentifier(keyPath)))
+        }
     }
 
     /// Remembers the index of a key path object, while there is room.
