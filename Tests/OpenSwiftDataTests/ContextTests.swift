@@ -193,17 +193,18 @@ import Testing
         try context.save()
 
         for (index, movie) in movies.enumerated() { movie.rating = Double(6 + index) }
-        // Leaving the changed models from the front and the middle, and coming back.
+        // The first changed model leaves, and the last one takes its place among the changed;
+        // then that one leaves too, and the first comes back.
         context.delete(movies[0])
-        context.delete(movies[2])
+        context.delete(movies[3])
         context.insert(movies[0])
-        #expect(Set(context.changedModelsArray.map(\.persistentModelID)) == Set([0, 1, 3].map { movies[$0].persistentModelID }))
-        #expect(context.deletedModelsArray.map(\.persistentModelID) == [movies[2].persistentModelID])
+        #expect(Set(context.changedModelsArray.map(\.persistentModelID)) == Set([0, 1, 2].map { movies[$0].persistentModelID }))
+        #expect(context.deletedModelsArray.map(\.persistentModelID) == [movies[3].persistentModelID])
         try context.save()
 
         let reread = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.rating)]))
-        #expect(reread.map(\.title) == ["Up", "Cars", "Soul"])
-        #expect(reread.map(\.rating) == [6, 7, 9])
+        #expect(reread.map(\.title) == ["Up", "Cars", "Coco"])
+        #expect(reread.map(\.rating) == [6, 7, 8])
         #expect(context.changedModelsArray.isEmpty)
     }
 
