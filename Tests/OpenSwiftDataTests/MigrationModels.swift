@@ -577,6 +577,52 @@ enum PlayerRankPlan: SchemaMigrationPlan {
     }
 }
 
+/// Players that count, in storage the store never sees, how often a transform visited them.
+enum PlayerSchemaV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [Player.self] }
+    @Model final class Player {
+        @Attribute(.unique) var name: String
+        var points: Int
+        var rank: String
+        @Transient var visits = 0
+        init(name: String, points: Int, rank: String) {
+            self.name = name
+            self.points = points
+            self.rank = rank
+        }
+    }
+}
+
+/// Ranks written two players a batch, keeping the models of the players named `keptNames`
+/// past the migration.
+enum PlayerBatchRankPlan: SchemaMigrationPlan {
+    static let keptNames: Set = ["p1", "p4"]
+    static let kept = Recorder<[(old: PlayerSchemaV1.Player, new: PlayerSchemaV2.Player)]>([])
+    static var schemas: [any VersionedSchema.Type] { [PlayerSchemaV1.self, PlayerSchemaV2.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: PlayerSchemaV1.self, toVersion: PlayerSchemaV2.self,
+                    model: PlayerSchemaV1.Player.self, to: PlayerSchemaV2.Player.self, batchSize: 2) { old, new in
+            new.rank = "\(old.name):\(old.points)"
+            if keptNames.contains(old.name) { kept.value.append((old, new)) }
+        }]
+    }
+}
+
+/// Records the transient count each new model starts its step with, two players a batch.
+enum PlayerVisitsPlan: SchemaMigrationPlan {
+    static let visitsSeen = Recorder<[Int]>([])
+    static var schemas: [any VersionedSchema.Type] { [PlayerSchemaV1.self, PlayerSchemaV3.self] }
+    static var stages: [MigrationStage] {
+        [.transform(fromVersion: PlayerSchemaV1.self, toVersion: PlayerSchemaV3.self,
+                    model: PlayerSchemaV1.Player.self, to: PlayerSchemaV3.Player.self, batchSize: 2) { old, new in
+            visitsSeen.value.append(new.visits)
+            new.visits += 1
+            new.rank = old.name
+        }]
+    }
+}
+
 /// The name split in batches of two, where the first user's step deletes a user of the next
 /// batch: old and new models must still pair by row.
 enum UserPruningPlan: SchemaMigrationPlan {

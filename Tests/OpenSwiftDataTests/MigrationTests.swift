@@ -185,6 +185,49 @@ import Testing
         #expect(!sql.contains("_osd_new_"))
     }
 
+    private func seedPlayers(_ url: URL, count: Int) throws {
+        try writeStore(url, for: PlayerSchemaV1.Player.self) { context in
+            for number in 0..<count { context.insert(PlayerSchemaV1.Player(name: "p\(number)", points: number * 10)) }
+        }
+    }
+
+    /// A transform gives the models of a saved batch that nothing keeps to the rows of the next
+    /// (`SpareModels`): every row still gets its own values, and the models the closure keeps
+    /// are left as they were.
+    @Test func aTransformsLaterBatchesGetTheirOwnRowsAndKeptModelsStayTheirs() throws {
+        let url = temporaryStoreURL()
+        try seedPlayers(url, count: 7)
+        defer { PlayerBatchRankPlan.kept.value = [] }
+        let container = try ModelContainer(
+            for: PlayerSchemaV2.Player.self, migrationPlan: PlayerBatchRankPlan.self, configurations: ModelConfiguration(url: url))
+        let expected = (0..<7).map { "p\($0):\($0 * 10)" }
+        let players = try ModelContext(container).fetch(FetchDescriptor<PlayerSchemaV2.Player>(sortBy: [SortDescriptor(\.points)]))
+        #expect(players.map(\.rank) == expected)
+        let kept = PlayerBatchRankPlan.kept.value
+        #expect(kept.map(\.old.name) == ["p1", "p4"])
+        #expect(kept.map(\.old.points) == [10, 40])
+        #expect(kept.map(\.new.name) == ["p1", "p4"])
+        #expect(kept.map(\.new.rank) == ["p1:10", "p4:40"])
+
+        let reopened = try ModelContainer(for: PlayerSchemaV2.Player.self, configurations: ModelConfiguration(url: url))
+        let stored = try ModelContext(reopened).fetch(FetchDescriptor<PlayerSchemaV2.Player>(sortBy: [SortDescriptor(\.points)]))
+        #expect(stored.map(\.rank) == expected)
+        #expect(stored.map(\.name) == (0..<7).map { "p\($0)" })
+    }
+
+    /// A model whose class has a `@Transient` property is never given another row: each step
+    /// sees the property's initial value, as on a model made for its row.
+    @Test func aTransformsModelsWithTransientPropertiesStartFresh() throws {
+        let url = temporaryStoreURL()
+        try seedPlayers(url, count: 5)
+        defer { PlayerVisitsPlan.visitsSeen.value = [] }
+        let container = try ModelContainer(
+            for: PlayerSchemaV3.Player.self, migrationPlan: PlayerVisitsPlan.self, configurations: ModelConfiguration(url: url))
+        #expect(PlayerVisitsPlan.visitsSeen.value == [0, 0, 0, 0, 0])
+        let players = try ModelContext(container).fetch(FetchDescriptor<PlayerSchemaV3.Player>(sortBy: [SortDescriptor(\.points)]))
+        #expect(players.map(\.rank) == ["p0", "p1", "p2", "p3", "p4"])
+    }
+
     /// A transform over a table the migration only adds columns to reads each row once for
     /// both models: the old model's values, its relationship's key among them, come from the
     /// new row, where the added column sits before that key.

@@ -618,10 +618,10 @@ public class ModelContext: Equatable {
     /// where each step through an array of tuples looks the runtime metadata of an optional
     /// tuple up again.
     func keyedModels<T: PersistentModel>(
-        _ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query
+        _ type: T.Type, rowIDsIn range: ClosedRange<Int64>, _ query: Query, reusing spares: inout SpareModels
     ) throws -> (rowIDs: [Int64], models: [T]) {
         var rowIDs: [Int64] = []
-        let models: [T] = try materializeRows(query) { row in
+        let models: [T] = try materializeRows(query, reusing: &spares) { row in
             try query.store.forEachRow(query.table, rowIDsIn: range) { rowID, values in
                 rowIDs.append(rowID)
                 try row(rowID, values)
@@ -638,11 +638,12 @@ public class ModelContext: Equatable {
         }
     }
 
-    /// ``models(of:_:)`` as `T`, the table's model class.
+    /// ``models(of:reusing:_:)`` as `T`, the table's model class.
     func materializeRows<T: PersistentModel>(
-        _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+        _ query: Query, reusing spares: inout SpareModels,
+        _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
     ) throws -> [T] {
-        let models = try models(of: query, readRows)
+        let models = try models(of: query, reusing: &spares, readRows)
         // Every model was created as the class of the table's layout, so one check covers all.
         guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else { Self.wrongClass(T.self, query) }
         return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
@@ -653,23 +654,43 @@ public class ModelContext: Equatable {
         }
     }
 
+    /// ``models(of:reusing:_:)`` as `T`, with no spare models.
+    func materializeRows<T: PersistentModel>(
+        _ query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+    ) throws -> [T] {
+        var noSpares = SpareModels()
+        return try materializeRows(query, reusing: &noSpares, readRows)
+    }
+
     /// The context's objects for the rows of the query's table that `readRows` reads, in the
-    /// order it calls back with them.
+    /// order it calls back with them. A row with no registered model gets one of `spares`
+    /// while there are any, a new model otherwise.
     func models(
-        of query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+        of query: Query, reusing spares: inout SpareModels,
+        _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
     ) throws -> [any PersistentModel] {
         // Gathered with a concrete element type: appending to an `[T]` here would look up the
         // generic array type's metadata for every row.
         var models: [any PersistentModel] = []
         try withRegistry(of: query.table.entity.name) { byRowID in
-            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID)) }
+            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID, reusing: &spares)) }
         }
         return models
     }
 
+    /// ``models(of:reusing:_:)`` with no spare models.
+    func models(
+        of query: Query, _ readRows: ((Int64, ContiguousArray<Any?>) throws -> Void) throws -> Void
+    ) throws -> [any PersistentModel] {
+        var noSpares = SpareModels()
+        return try models(of: query, reusing: &noSpares, readRows)
+    }
+
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, as type: T.Type = T.self) -> T {
-        let model = materialize(rowID, values, query, registeredIn: &registered[query.table.entity.name, default: RowRegistry()])
+        var noSpares = SpareModels()
+        let model = materialize(
+            rowID, values, query, registeredIn: &registered[query.table.entity.name, default: RowRegistry()], reusing: &noSpares)
         guard let typed = model as? T else { Self.wrongClass(T.self, query) }
         return typed
     }
@@ -679,7 +700,8 @@ public class ModelContext: Equatable {
     }
 
     private func materialize(
-        _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout RowRegistry
+        _ rowID: Int64, _ values: ContiguousArray<Any?>, _ query: Query, registeredIn byRowID: inout RowRegistry,
+        reusing spares: inout SpareModels
     ) -> any PersistentModel {
         let layout = query.table.layout
         // A registered model of another class (one inserted from another container's schema
@@ -688,11 +710,20 @@ public class ModelContext: Equatable {
             state.refresh(with: values)
             return model
         }
-        let state = layout.loadedStateType.init(layout: layout, values: values)
-        state.rowID = rowID
-        state.storeIdentifier = query.store.identifier
-        state.context = self
-        let model = state.makeModel()
+        let state: ModelState
+        let model: any PersistentModel
+        if let spare = spares.take(for: layout) {
+            // Its context is this one, and its table this one: only the row is new.
+            (state, model) = spare
+            state.values = values
+            state.rowID = rowID
+        } else {
+            let loaded = layout.loadedStateType.init(layout: layout, values: values)
+            loaded.rowID = rowID
+            loaded.storeIdentifier = query.store.identifier
+            loaded.context = self
+            (state, model) = (loaded, loaded.makeModel())
+        }
         state.model = model
         byRowID[rowID] = state
         return model
@@ -707,6 +738,23 @@ public class ModelContext: Equatable {
                 state.faultRelationships()
                 state.context = nil
                 state.model = nil
+            }
+        }
+    }
+
+    /// Lets go of a transform's batch of models once it is saved, as
+    /// ``forgetUnchanged(entity:rowIDs:)`` does, keeping in `spares` each one that can stand for
+    /// a later row. `models` must be the only array holding them: pass it with `consume`.
+    func forgetUnchanged<T: PersistentModel>(_ models: consuming [T], keepingSparesIn spares: inout SpareModels) {
+        guard let first = models.first else { return }
+        withRegistry(of: Self.state(of: first).layout.entityName) { byRowID in
+            for index in models.indices {
+                let state = Self.state(of: models[index])
+                guard let rowID = state.rowID, !state.hasChanges, byRowID[rowID] === state else { continue }
+                byRowID[rowID] = nil
+                state.faultRelationships()
+                state.model = nil
+                if !spares.keep(&models[index], state: state) { state.context = nil }
             }
         }
     }

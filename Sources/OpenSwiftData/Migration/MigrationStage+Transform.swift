@@ -17,8 +17,10 @@ extension MigrationStage {
     /// default, or their type's empty value when they have none, for `transform` to fill. Then
     /// every row of the entity is visited, `batchSize` at a time, with the old and the new model
     /// of the same row; each batch is saved into the migration and let go, so memory stays
-    /// bounded by the batch. `willMigrate` runs first, as in any custom stage. The old and new
-    /// models must be versions of one entity (the same class name).
+    /// bounded by the batch. A saved batch's models that nothing else holds are given rows of
+    /// later batches rather than made again, so keep (strongly) any model you need after its
+    /// step. `willMigrate` runs first, as in any custom stage. The old and new models must be
+    /// versions of one entity (the same class name).
     ///
     /// When the new version only adds attributes, their columns are added in place and the old
     /// and new models read the same rows: an old model shows a change your closure saved earlier
@@ -62,26 +64,33 @@ extension ModelContext {
         let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
         // When the migration only added columns, the old and the new model read the same row.
         let oldReading = oldQuery.table.rowDecoder(readingRowsOf: newQuery.table)
+        // Each batch's models that can stand for the next batch's rows (see `SpareModels`).
+        var oldSpares = SpareModels()
+        var newSpares = SpareModels()
         for batch in rowIDs.chunked(by: max(batchSize, 1)) {
             let keys = batch.first!...batch.last!
+            let olds: [Old]
+            let news: [New]
             if let oldReading {
-                let (olds, news): ([Old], [New]) = try modelPairs(in: keys, newQuery, readingOldAs: oldReading, oldQuery, in: oldContext)
+                (olds, news) = try modelPairs(
+                    in: keys, newQuery, readingOldAs: oldReading, oldQuery, in: oldContext, reusing: &oldSpares, &newSpares)
                 for index in news.indices { try transform(olds[index], news[index]) }
             } else {
                 // Both lists come in key order; a row one side lacks (the closure deleted it in
                 // an earlier batch) is skipped.
-                let olds = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery)
-                let news = try keyedModels(New.self, rowIDsIn: keys, newQuery)
+                let (oldRowIDs, keyedOlds) = try oldContext.keyedModels(Old.self, rowIDsIn: keys, oldQuery, reusing: &oldSpares)
+                let (newRowIDs, keyedNews) = try keyedModels(New.self, rowIDsIn: keys, newQuery, reusing: &newSpares)
                 var oldIndex = 0
-                for (newIndex, rowID) in news.rowIDs.enumerated() {
-                    while oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] < rowID { oldIndex += 1 }
-                    guard oldIndex < olds.rowIDs.count, olds.rowIDs[oldIndex] == rowID else { continue }
-                    try transform(olds.models[oldIndex], news.models[newIndex])
+                for (newIndex, rowID) in newRowIDs.enumerated() {
+                    while oldIndex < oldRowIDs.count, oldRowIDs[oldIndex] < rowID { oldIndex += 1 }
+                    guard oldIndex < oldRowIDs.count, oldRowIDs[oldIndex] == rowID else { continue }
+                    try transform(keyedOlds[oldIndex], keyedNews[newIndex])
                 }
+                (olds, news) = (consume keyedOlds, consume keyedNews)
             }
             try save()
-            forgetUnchanged(entity: newName, rowIDs: batch)
-            oldContext.forgetUnchanged(entity: oldName, rowIDs: batch)
+            forgetUnchanged(consume news, keepingSparesIn: &newSpares)
+            oldContext.forgetUnchanged(consume olds, keepingSparesIn: &oldSpares)
         }
     }
 
@@ -92,11 +101,11 @@ extension ModelContext {
     /// transform's first change to them copies nothing.
     private func modelPairs<Old: PersistentModel, New: PersistentModel>(
         in keys: ClosedRange<Int64>, _ newQuery: Query, readingOldAs oldReading: RowDecoder, _ oldQuery: Query,
-        in oldContext: ModelContext
+        in oldContext: ModelContext, reusing oldSpares: inout SpareModels, _ newSpares: inout SpareModels
     ) throws -> ([Old], [New]) {
         var olds: [Old] = []
-        let news: [New] = try materializeRows(newQuery) { newRow in
-            olds = try oldContext.materializeRows(oldQuery) { oldRow in
+        let news: [New] = try materializeRows(newQuery, reusing: &newSpares) { newRow in
+            olds = try oldContext.materializeRows(oldQuery, reusing: &oldSpares) { oldRow in
                 try newQuery.store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
                     try newRow(rowID, new)
                     try oldRow(rowID, old)
