@@ -166,6 +166,32 @@ import Testing
         #expect(reread.map(\.year) == [2006, 2010])
     }
 
+    /// An optional attribute set to `nil` holds a value like any other: a rollback puts back
+    /// what it held before, and a save writes `NULL`, read back as `nil`.
+    @Test func anOptionalAttributeSetToNilIsRolledBackAndSaved() throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        let up = Movie(title: "Up", year: 2009, rating: 8.3, notes: "balloons")
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+
+        up.notes = nil
+        cars.notes = "race"
+        context.rollback()
+        #expect(up.notes == "balloons")
+        #expect(cars.notes == nil)
+
+        up.notes = nil
+        try context.save()
+        #expect(try rawRow(url, sql: #"SELECT "notes" IS NULL FROM "Movie" WHERE "title" = 'Up'"#)[0] as Bool)
+        let reopened = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        let movies = try reopened.fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
+        #expect(movies.map(\.title) == ["Cars", "Up"])
+        #expect(movies.map(\.notes) == [nil, nil])
+    }
+
     @Test func modelsChangingDifferentPropertiesInOneSaveEachKeepTheirOwn() throws {
         let context = try inMemory()
         let movies = ["Up", "Cars", "Coco", "Soul"].map { Movie(title: $0, year: 2000, rating: 5) }

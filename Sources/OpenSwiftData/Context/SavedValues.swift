@@ -5,9 +5,10 @@
 /// transform that changes a property of each of a million models records a million entries
 /// in one growing allocation instead of making a million small ones.
 struct SavedValues {
-    private var entries: [(state: ModelState, index: Int, value: Any?)] = []
+    private var entries: [(state: ModelState, index: Int, value: Any)] = []
 
-    mutating func record(_ value: Any?, at index: Int, of state: ModelState) {
+    /// Keeps `value`, a slot of `state`'s values (``ModelState/noValue`` for none).
+    mutating func record(_ value: consuming Any, at index: Int, of state: ModelState) {
         entries.append((state, index, value))
     }
 

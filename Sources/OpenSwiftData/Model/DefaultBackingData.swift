@@ -12,7 +12,7 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         super.init(layout: ModelLayout.of(modelType))
     }
 
-    override init(layout: ModelLayout, values: ContiguousArray<Any?>) {
+    override init(layout: ModelLayout, values: ContiguousArray<Any>) {
         super.init(layout: layout, values: values)
     }
 

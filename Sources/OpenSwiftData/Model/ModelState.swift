@@ -3,15 +3,19 @@ import Foundation
 /// A model's persisted values and its standing with a context: OpenSwiftData's backing data,
 /// seen without the model's generic type.
 ///
-/// Values sit in declaration order (``ModelLayout/properties``). A slot is `nil` until the
-/// property gets a value; an optional property holding `nil` has a boxed `Optional.none`.
+/// Values sit in declaration order (``ModelLayout/properties``). A slot holds ``noValue`` until
+/// the property gets a value; an optional property holding `nil` has a boxed `Optional.none`.
+///
+/// Slots are `Any`, not `Any?`: the runtime copies, assigns and destroys an `Optional<Any>`
+/// through `Optional`'s generic value witnesses, about twice the instructions of an `Any`'s,
+/// and a save, fetch or bulk insert does that for every property of every model.
 @usableFromInline
 class ModelState {
     let layout: ModelLayout
     // Every property read and write goes through here. ModelState is confined to its model's
     // context (models are not Sendable) and no access to `values` nests inside another, so the
     // runtime's exclusivity check, a call before and after each access, is skipped.
-    @exclusivity(unchecked) var values: ContiguousArray<Any?>
+    @exclusivity(unchecked) var values: ContiguousArray<Any>
 
     // Stored properties are laid out in declaration order. The flags sit after `rowID`, in the
     // padding its optional's tag leaves, and the temporary identifier is kept as its UUID: a
@@ -50,14 +54,40 @@ class ModelState {
     /// costs no storage.
     // The default is `ContiguousArray()`, not `[]`: the literal looks the array's storage class
     // up in the runtime's generic metadata cache, a lock and a few hundred instructions per model.
-    init(layout: ModelLayout, values: ContiguousArray<Any?> = ContiguousArray()) {
+    init(layout: ModelLayout, values: ContiguousArray<Any> = ContiguousArray()) {
         self.layout = layout
         self.values = values
     }
 
+    /// What a slot holds while its property has no value.
+    private struct NoValue {}
+
+    /// The content of a slot whose property has no value. (Made where it is used: an empty
+    /// struct in an `Any` is its type pointer alone, and a stored `static let` would be a
+    /// once-guarded global read every time.)
+    static var noValue: Any { NoValue() }
+
+    /// Whether `slot` holds a value (not ``noValue``).
+    static func holdsValue(_ slot: Any) -> Bool {
+        // The slot is opened, and the type it holds compared: `type(of:)` asks the runtime,
+        // which looks inside classes and nested existentials, several times the cost.
+        func isNoValue<Held>(_: Held) -> Bool { Held.self == NoValue.self }
+        return !isNoValue(slot)
+    }
+
+    /// A slot's value; `nil` for ``noValue``.
+    static func optional(_ slot: Any) -> Any? {
+        holdsValue(slot) ? slot : nil
+    }
+
+    /// The slot holding `value`; ``noValue`` for `nil`.
+    static func slot(_ value: consuming Any?) -> Any {
+        value ?? noValue
+    }
+
     /// The value held for the property at `index`, faults included; `nil` when it has none.
     func storedValue(at index: Int) -> Any? {
-        values.isEmpty ? nil : values[index]
+        values.isEmpty ? nil : Self.optional(values[index])
     }
 
     /// Makes room for every property's value.
@@ -69,10 +99,10 @@ class ModelState {
     /// `init(unsafeUninitializedCapacity:)` allocate through an unspecialized call that looks the
     /// array's storage class up in the runtime's metadata cache, which costs more than the values
     /// themselves for a model created in a bulk insert.
-    private static func emptyValues(count: Int) -> ContiguousArray<Any?> {
-        var values = ContiguousArray<Any?>()
+    private static func emptyValues(count: Int) -> ContiguousArray<Any> {
+        var values = ContiguousArray<Any>()
         values.reserveCapacity(count)
-        for _ in 0..<count { values.append(nil) }
+        for _ in 0..<count { values.append(noValue) }
         return values
     }
 
@@ -92,7 +122,8 @@ class ModelState {
     /// The value of the property at `index`, as the property's declared type.
     func value<Value>(at index: Int) -> Value {
         if values.isEmpty { allocateValues() }
-        if let value = values[index] {
+        let value = values[index]
+        if Self.holdsValue(value) {
             if layout.properties[index].isRelationship, RelationshipFault.isFault(value) {
                 return resolvedValue(at: index) as! Value
             }
@@ -110,15 +141,15 @@ class ModelState {
 
     private func loadExternalValue<Value>(_ fault: ExternalValueFault, at index: Int) -> Value {
         do {
-            values[index] = try fault.load()
+            values[index] = Self.slot(try fault.load())
         } catch {
             fatalError("\(layout.entityName).\(layout.properties[index].name) could not be read from its store: \(error)")
         }
         return value(at: index)
     }
 
-    /// Sets the property at `index` (`nil`: no value) and records the change with the model's context.
-    func setValue(_ newValue: consuming Any?, at index: Int) {
+    /// Sets the property at `index` (``noValue``: none) and records the change with the model's context.
+    func setValue(_ newValue: consuming Any, at index: Int) {
         guard willChangeValue(at: index) else { return }
         values[index] = newValue
         didChangeValue()
@@ -129,7 +160,12 @@ class ModelState {
     /// without being copied.
     private func modifyValue(at index: Int, _ change: (inout Any?) -> Void) {
         guard willChangeValue(at: index) else { return }
-        change(&values[index])
+        // Moved out of the slot and back, never copied, so the array stays the slot's alone.
+        var slot = Self.noValue
+        swap(&slot, &values[index])
+        var value = Self.optional(consume slot)
+        change(&value)
+        values[index] = Self.slot(consume value)
         didChangeValue()
     }
 
@@ -158,7 +194,8 @@ class ModelState {
     /// context; `nil` when unset.
     func resolvedValue(at index: Int) -> Any? {
         if values.isEmpty { allocateValues() }
-        guard let fault = RelationshipFault.held(in: values[index]) else { return values[index] }
+        let current = Self.optional(values[index])
+        guard let fault = RelationshipFault.held(in: current) else { return current }
         let property = layout.properties[index]
         guard let context else {
             guard isDeleted else {
@@ -167,7 +204,7 @@ class ModelState {
             return property.emptyValue
         }
         let resolved = context.resolve(fault, of: self, at: index)
-        values[index] = resolved
+        values[index] = Self.slot(resolved)
         return resolved
     }
 
@@ -239,7 +276,7 @@ class ModelState {
             modifyValue(at: index) { RelatedModels.remove(other, from: &$0, heldAs: types) }
         } else {
             // No value at all for a non-optional to-one: saving then fails unless it gets a new one.
-            setValue(property.emptyValue, at: index)
+            setValue(Self.slot(property.emptyValue), at: index)
         }
     }
 
@@ -251,7 +288,7 @@ class ModelState {
     func faultRelationships() {
         guard !values.isEmpty else { return }
         for index in layout.relationshipIndices {
-            guard let value = values[index], !RelationshipFault.isFault(value) else { continue }
+            guard let value = storedValue(at: index), !RelationshipFault.isFault(value) else { continue }
             if layout.properties[index].isToMany {
                 if rowID != nil { values[index] = RelationshipFault.toMany }
             } else if let related = relatedModels(in: value, at: index).first, let relatedRowID = related.modelState?.rowID {
@@ -261,11 +298,11 @@ class ModelState {
     }
 
     /// Replaces the values with a freshly read row's, unless the model has unsaved changes.
-    func refresh(with newValues: ContiguousArray<Any?>) {
+    func refresh(with newValues: ContiguousArray<Any>) {
         guard changedProperties.isEmpty, !isDeleted else { return }
         for index in newValues.indices {
             // Keep relationships already loaded: the related objects may have unsaved changes.
-            if RelationshipFault.isFault(newValues[index]), let current = values[index], !RelationshipFault.isFault(current),
+            if RelationshipFault.isFault(newValues[index]), let current = storedValue(at: index), !RelationshipFault.isFault(current),
                layout.properties[index].isToMany
             {
                 continue

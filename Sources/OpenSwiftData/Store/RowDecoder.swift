@@ -43,7 +43,7 @@ struct RowDecoder {
     /// a source in the per-column loop is a plain load.
     let sources: ContiguousArray<Source>
     /// What each to-one relationship holds when its key is `NULL`, by property index.
-    private let emptyValues: [Any?]
+    private let emptyValues: [Any]
     private let codecs: [ValueCodec]
     /// Each property's name, for errors.
     let propertyNames: [String]
@@ -85,23 +85,23 @@ struct RowDecoder {
         }
         self.sources = sources
         codecs = columns.map(\.codec)
-        emptyValues = layout.properties.map(\.emptyValue)
+        emptyValues = layout.properties.map { ModelState.slot($0.emptyValue) }
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
     /// `sharedValues` are the values the decoder's `other` layout read from the row, when it
     /// was made to share them.
-    func values(of row: RawStatement, sharing sharedValues: ContiguousArray<Any?> = []) throws -> ContiguousArray<Any?> {
+    func values(of row: RawStatement, sharing sharedValues: ContiguousArray<Any> = []) throws -> ContiguousArray<Any> {
         // Reserved, then appended to: `init(unsafeUninitializedCapacity:)` allocates through an
         // unspecialized call into the standard library that looks the array's storage class up
         // in the runtime's metadata cache, several hundred instructions per row.
-        var values = ContiguousArray<Any?>()
+        var values = ContiguousArray<Any>()
         values.reserveCapacity(sources.count)
         for index in sources.indices {
             switch sources[index] {
             case .column(let column, let unowned):
                 do {
-                    values.append(.some(try unowned.with { try row.value(at: column, as: $0) }))
+                    values.append(try unowned.with { try row.value(at: column, as: $0) })
                 } catch {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
@@ -111,7 +111,7 @@ struct RowDecoder {
             case .toMany:
                 values.append(RelationshipFault.toMany)
             case .none:
-                values.append(nil)
+                values.append(ModelState.noValue)
             case .shared(let index):
                 values.append(sharedValues[index])
             }

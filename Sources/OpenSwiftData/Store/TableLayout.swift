@@ -236,7 +236,7 @@ final class TableLayout: @unchecked Sendable {
     /// What `column` stores for the model's value, or an error naming the property when it has
     /// none (non-optional) or cannot be encoded.
     func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
-        try encoding(state, column) { value in try value.map { try column.codec.encode($0) } ?? .null }
+        try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0) } ?? .null }
     }
 
     /// Binds the model's value for `column` to a parameter of an insert or update, with the
@@ -245,16 +245,18 @@ final class TableLayout: @unchecked Sendable {
         try encoding(state, column) { try statement.bind($0, as: column.codec, at: position) }
     }
 
-    /// Calls `body` with the model's value for `column` (`nil` for none, which only an optional
-    /// may have), and names the property in any error encoding it raises.
-    private func encoding<Result>(_ state: ModelState, _ column: Column, _ body: (Any?) throws -> Result) throws -> Result {
-        let value = state.storedValue(at: column.propertyIndex)
-        if value == nil, !column.isOptional {
+    /// Calls `body` with the model's slot for `column` (``ModelState/noValue`` for none, which
+    /// only an optional may have), and names the property in any error encoding it raises.
+    private func encoding<Result>(_ state: ModelState, _ column: Column, _ body: (Any) throws -> Result) throws -> Result {
+        let index = column.propertyIndex
+        let hasValue = !state.values.isEmpty && ModelState.holdsValue(state.values[index])
+        if !hasValue, !column.isOptional {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) has no value; a non-optional property needs one before the model is saved (assign it in the initializer or declare a default)")
         }
         do {
-            return try body(value)
+            // The slot is handed over where it lies, not copied out of the array first.
+            return try hasValue ? body(state.values[index]) : body(ModelState.noValue)
         } catch let error as DatabaseError {
             // SQLite refusing the bound value (too big, say) is the save's failure, not the codec's.
             throw error
