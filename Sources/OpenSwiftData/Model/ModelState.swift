@@ -76,7 +76,7 @@ class ModelState {
     }
 
     /// A slot's value; `nil` for ``noValue``.
-    static func optional(_ slot: Any) -> Any? {
+    static func optional(_ slot: consuming Any) -> Any? {
         holdsValue(slot) ? slot : nil
     }
 
@@ -160,7 +160,8 @@ class ModelState {
     /// without being copied.
     private func modifyValue(at index: Int, _ change: (inout Any?) -> Void) {
         guard willChangeValue(at: index) else { return }
-        // Moved out of the slot and back, never copied, so the array stays the slot's alone.
+        // Taken out of the slot and put back after, so while `change` runs it holds the only
+        // reference to a to-many relationship's array, which then grows in place.
         var slot = Self.noValue
         swap(&slot, &values[index])
         var value = Self.optional(consume slot)
