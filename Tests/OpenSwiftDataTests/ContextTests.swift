@@ -10,6 +10,16 @@ import Testing
                                         configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
     }
 
+    /// "Up" (2009) and "Cars" (2006), inserted into `context` and saved.
+    private func savedUpAndCars(in context: ModelContext, upNotes: String? = nil) throws -> (up: Movie, cars: Movie) {
+        let up = Movie(title: "Up", year: 2009, rating: 8.3, notes: upNotes)
+        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
+        context.insert(up)
+        context.insert(cars)
+        try context.save()
+        return (up, cars)
+    }
+
     @Test func aContextThatGoesAwayLetsGoOfItsModels() throws {
         let container = try ModelContainer(for: Movie.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         weak var saved: Movie?
@@ -98,11 +108,7 @@ import Testing
 
     @Test func changesAreTrackedSavedAndRolledBack() throws {
         let context = try inMemory()
-        let up = Movie(title: "Up", year: 2009, rating: 8.3)
-        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
-        context.insert(up)
-        context.insert(cars)
-        try context.save()
+        let (up, cars) = try savedUpAndCars(in: context)
 
         up.rating = 9
         up.rating = 9.5
@@ -135,11 +141,7 @@ import Testing
 
     @Test func rollbackPutsBackTheValuesOfTheLastSave() throws {
         let context = try inMemory()
-        let up = Movie(title: "Up", year: 2009, rating: 8.3)
-        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
-        context.insert(up)
-        context.insert(cars)
-        try context.save()
+        let (up, cars) = try savedUpAndCars(in: context)
 
         up.rating = 9
         up.year = 2010
@@ -171,11 +173,7 @@ import Testing
     @Test func anOptionalAttributeSetToNilIsRolledBackAndSaved() throws {
         let url = temporaryStoreURL()
         let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
-        let up = Movie(title: "Up", year: 2009, rating: 8.3, notes: "balloons")
-        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
-        context.insert(up)
-        context.insert(cars)
-        try context.save()
+        let (up, cars) = try savedUpAndCars(in: context, upNotes: "balloons")
 
         up.notes = nil
         cars.notes = "race"
@@ -281,11 +279,7 @@ import Testing
 
     @Test func fetchesSeeUnsavedChangesUnlessAskedNotTo() throws {
         let context = try inMemory()
-        let up = Movie(title: "Up", year: 2009, rating: 8.3)
-        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
-        context.insert(up)
-        context.insert(cars)
-        try context.save()
+        let (up, cars) = try savedUpAndCars(in: context)
 
         cars.year = 2020
         context.delete(up)
@@ -504,11 +498,7 @@ import Testing
 
     @Test func saveNotificationsCarryTheIdentifiers() throws {
         let context = try inMemory()
-        let up = Movie(title: "Up", year: 2009, rating: 8.3)
-        let cars = Movie(title: "Cars", year: 2006, rating: 7.2)
-        context.insert(up)
-        context.insert(cars)
-        try context.save()
+        let (up, cars) = try savedUpAndCars(in: context)
 
         up.rating = 1
         context.delete(cars)

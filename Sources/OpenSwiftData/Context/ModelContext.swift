@@ -733,11 +733,8 @@ public class ModelContext: Equatable {
     func forgetUnchanged(entity: String, rowIDs: [Int64]) {
         withRegistry(of: entity) { byRowID in
             for rowID in rowIDs {
-                guard let state = byRowID[rowID], !state.hasChanges else { continue }
-                byRowID[rowID] = nil
-                state.faultRelationships()
+                guard let state = byRowID[rowID], Self.unregisterIfUnchanged(state, rowID: rowID, from: &byRowID) else { continue }
                 state.context = nil
-                state.model = nil
             }
         }
     }
@@ -750,13 +747,23 @@ public class ModelContext: Equatable {
         withRegistry(of: Self.state(of: first).layout.entityName) { byRowID in
             for index in models.indices {
                 let state = Self.state(of: models[index])
-                guard let rowID = state.rowID, !state.hasChanges, byRowID[rowID] === state else { continue }
-                byRowID[rowID] = nil
-                state.faultRelationships()
-                state.model = nil
+                guard let rowID = state.rowID, byRowID[rowID] === state,
+                      Self.unregisterIfUnchanged(state, rowID: rowID, from: &byRowID)
+                else { continue }
                 if !spares.keep(&models[index], state: state) { state.context = nil }
             }
         }
+    }
+
+    /// Takes `state`, registered for `rowID`, out of the registry and lets go of its model,
+    /// unless it has unsaved changes; `false` when it stays. Its context is the caller's to
+    /// clear: a model kept to stand for another row keeps it.
+    private static func unregisterIfUnchanged(_ state: ModelState, rowID: Int64, from byRowID: inout RowRegistry) -> Bool {
+        guard !state.hasChanges else { return false }
+        byRowID[rowID] = nil
+        state.faultRelationships()
+        state.model = nil
+        return true
     }
 
     /// Runs `body` on one entity's registered states, taken out of `registered` for the run:

@@ -1,8 +1,8 @@
 /// Models a migration's transform is done with, kept to stand for rows of its later batches.
 ///
 /// A transform makes an old and a new model for every row and lets go of both once their batch
-/// is saved: over a million rows, allocating, initializing and then freeing two million models
-/// and their backing data is about a quarter of the transform's work. Once its batch is saved,
+/// is saved: over a million rows, making two million models and their backing data and then
+/// freeing them was more than a quarter of the transform's instructions. Once its batch is saved,
 /// a model that is unchanged, that nothing but the transform holds, and whose class stores
 /// nothing besides what `@Model` generates for its persisted properties is no different from a
 /// new model given another row, so the transform gives it the next row instead.
