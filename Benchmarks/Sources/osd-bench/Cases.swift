@@ -18,8 +18,10 @@ struct BenchCase {
     var drivers: [String]
     var quick: [Int]
     var full: [Int]
-    /// Rows a run handles at a size (E1 counts commits).
+    /// Rows a run handles at a size (E1 counts commits, C1 every row of each fetch).
     var rows: (Int) -> Int = { $0 }
+    /// Times a run does the case's work (C1's fetches); above 1 the tables give the time of one.
+    var repetitions = 1
     /// The work should not grow with the table (ADD COLUMN, RENAME COLUMN): flag a driver whose
     /// total time at the largest size is more than 3× its time at the smallest.
     var constantTime = false
@@ -36,14 +38,21 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B3", title: "Fetch firstName == \"Jane\" sorted by age (no index)", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B3i", title: "B3 with an index on firstName", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B8", title: "fetchCount firstName == \"Jane\"", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B5", title: "Rename every Jane to Wendy + save", drivers: ["raw", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B6", title: "Update every user's age + save", drivers: ["raw", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "C1", title: "Fetch all 15 889 orders (14 columns), 50 times", drivers: ["raw", "grdb", "grdb-record", "ours"],
+              quick: [OrdersSeed.count], full: [OrdersSeed.count], rows: { $0 * OrdersSeed.fetches },
+              repetitions: OrdersSeed.fetches),
     BenchCase(id: "D1", title: "Object graph: insert 1 000 schools, N students, 5 grades each, one save", drivers: ["raw", "grdb", "ours"],
               quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "D2", title: "Object graph: the students with an A in Physics (grade → student)", drivers: ["raw", "grdb", "ours"],
@@ -236,20 +245,23 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             return n
         }, after: closeAll)
 
-    // MARK: B3, B8, B4 reads of users
-    case ("B3", _), ("B8", _), ("B4", _):
+    // MARK: B3, B3i, B8, B4 reads of users
+    case ("B3", _), ("B3i", _), ("B8", _), ("B4", _):
         let allSQL = "SELECT \(userColumns) FROM \"User\""
+        let fetchesJanes = id.hasPrefix("B3")
+        /// B3i's store comes from the schema that indexes `firstName`.
+        let seedStore = id == "B3i" ? { try Stores.fresh(UsersV5.self, at: url); try Stores.seedUsers(url, count: n) } : seedUsers
         switch driver {
         case "raw":
-            return Job(once: { try seedUsers(); raw = try RawDB(path: url.path) }, body: {
+            return Job(once: { try seedStore(); raw = try RawDB(path: url.path) }, body: {
                 if id == "B8" {
                     let count = try raw!.prepare(janeCountSQL)
                     count.bind(1, "Jane")
                     _ = try count.step()
                     return count.int(0)
                 }
-                let select = try raw!.prepare(id == "B3" ? janeSQL : allSQL)
-                if id == "B3" { select.bind(1, "Jane") }
+                let select = try raw!.prepare(fetchesJanes ? janeSQL : allSQL)
+                if fetchesJanes { select.bind(1, "Jane") }
                 var users: [UserValue] = []
                 while try select.step() {
                     users.append(UserValue(id: select.uuid(1), firstName: select.text(2), surname: select.text(3), age: select.int(4)))
@@ -257,11 +269,11 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return users.reduce(0) { $0 &+ $1.age }
             })
         case "grdb":
-            return Job(once: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {
                 try queue!.read { db in
                     if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
                     var users: [UserValue] = []
-                    let rows = try (id == "B3"
+                    let rows = try (fetchesJanes
                         ? Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : Row.fetchCursor(db, sql: allSQL))
                     while let row = try rows.next() {
                         users.append(UserValue(id: row[1], firstName: row[2], surname: row[3], age: row[4]))
@@ -270,11 +282,11 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 }
             })
         case "grdb-record":
-            return Job(once: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
+            return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {
                 try queue!.read { db in try UserRecord.fetchAll(db, sql: allSQL).reduce(0) { $0 &+ $1.age } }
             })
         default:
-            return Job(once: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+            return Job(once: { try seedStore(); container = try Stores.container(id == "B3i" ? UsersV5.self : UsersV1.self, at: url) }, body: {
                 let context = Stores.context(container!)
                 let jane = #Predicate<User> { $0.firstName == "Jane" }
                 switch id {
@@ -283,10 +295,43 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 case "B3":
                     let users = try context.fetch(FetchDescriptor<User>(predicate: jane, sortBy: [SortDescriptor(\.age)]))
                     return users.reduce(0) { $0 &+ $1.age }
+                case "B3i":
+                    let users = try context.fetch(FetchDescriptor<UsersV5.User>(
+                        predicate: #Predicate { $0.firstName == "Jane" }, sortBy: [SortDescriptor(\.age)]))
+                    return users.reduce(0) { $0 &+ $1.age }
                 default:
                     return try context.fetch(FetchDescriptor<User>()).reduce(0) { $0 &+ $1.age }
                 }
             })
+        }
+
+    // MARK: B5 rename through objects
+    case ("B5", _):
+        switch driver {
+        case "raw":
+            return Job(before: { try seedUsers(); raw = try RawDB(path: url.path) }, body: {
+                try raw!.exec(#"UPDATE "User" SET "firstName" = 'Wendy' WHERE "firstName" = 'Jane'"#)
+                return try raw!.scalarInt("SELECT changes()")
+            }, after: closeAll)
+        case "grdb-record":
+            return Job(before: { try seedUsers(); queue = try Stores.grdb(url) }, body: {
+                try queue!.write { db in
+                    let janes = try UserRecord.fetchAll(db, sql: janeSQL, arguments: ["Jane"])
+                    for var jane in janes {
+                        jane.firstName = "Wendy"
+                        try jane.update(db)
+                    }
+                    return janes.count
+                }
+            }, after: closeAll)
+        default:
+            return Job(before: { try seedUsers(); container = try Stores.container(UsersV1.self, at: url) }, body: {
+                let context = Stores.context(container!)
+                let janes = try context.fetch(FetchDescriptor<User>(predicate: #Predicate { $0.firstName == "Jane" }))
+                for jane in janes { jane.firstName = "Wendy" }
+                try context.save()
+                return janes.count
+            }, after: closeAll)
         }
 
     // MARK: B6 update all
@@ -562,6 +607,10 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 return n
             })
         }
+
+    // MARK: C1 fetch all orders, 50 times
+    case ("C1", _):
+        return try makeOrdersJob(driver: driver, size: n, url: url)
 
     // MARK: F1 open and first query; G6 the same with G1 + G4 pending
     case ("F1", _), ("G6", _):

@@ -75,6 +75,13 @@ final class RawStatement {
             _ = sqlite3_bind_blob(handle, index, raw.baseAddress, 16, SQLITE_TRANSIENT_VALUE)
         }
     }
+    @inline(__always) func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(handle, index, value)
+    }
+    /// Binds `NULL` for `nil`.
+    @inline(__always) func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
     /// Steps once; true while a row is available.
     @inline(__always) func step() throws -> Bool {
         let rc = sqlite3_step(handle)
@@ -93,6 +100,11 @@ final class RawStatement {
     @inline(__always) func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: pointer)
+    }
+    @inline(__always) func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// The column's text, `nil` for `NULL`.
+    @inline(__always) func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
     @inline(__always) func uuid(_ column: Int32) -> UUID {
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

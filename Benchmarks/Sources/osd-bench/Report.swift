@@ -61,6 +61,13 @@ struct Report {
                 }
             }
             lines.append("")
+            if benchCase.repetitions > 1 {
+                let each = benchCase.drivers.compactMap { driver in
+                    result(benchCase.id, driver, rows.map(\.size).max()!).map { "\(driver) \(fmt($0.median / Double(benchCase.repetitions) * 1000, 2)) ms" }
+                }
+                lines.append("Median time of one of the run's \(benchCase.repetitions) repetitions: \(each.joined(separator: ", ")).")
+                lines.append("")
+            }
             let growths = benchCase.drivers.compactMap { driver in growth(benchCase.id, driver).map { (driver, $0) } }
             if !growths.isEmpty {
                 let text = growths.map { "\($0.0) \(fmt($0.1, 2))×" }.joined(separator: ", ")
