@@ -9,6 +9,11 @@ import SwiftSyntaxMacros
 /// that reports the read to Observation, and a setter that wraps the write in `withMutation`.
 /// Peer role: `_name`, an empty placeholder the init accessor "initializes", which is how the
 /// compiler's definite-initialisation check tracks the property.
+///
+/// The init accessor skips the initial value while the backing data ignores it (a context
+/// creating the model over a loaded row), before the key path is made. The getter and setter
+/// make their key path once, rooted in the enclosing class, and use it twice: making a key path
+/// is a call into the runtime on every access.
 public struct PersistedPropertyMacro {}
 
 extension PersistedPropertyMacro: AccessorMacro {
@@ -18,25 +23,34 @@ extension PersistedPropertyMacro: AccessorMacro {
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
         guard let property = persistedIdentifier(of: declaration) else { return [] }
-        let keyPath = "\\.\(property.keyPathName)"
+        // Outside a class `@Model` has already reported the error; `Self` keeps the rest quiet.
+        let root = context.lexicalContext.first?.as(ClassDeclSyntax.self)?.name.text ?? "Self"
+        let keyPath = "\\\(root).\(property.keyPathName)"
+        let store: CodeBlockItemSyntax = "_$backingData.setValue(forKey: \\.\(raw: property.keyPathName), to: initialValue)"
+        // Only a property with an initial value is given one while a row is loaded; the check
+        // would cost the others' assignments in `init` for nothing.
+        let storeUnlessLoading: CodeBlockItemSyntax = property.hasInitialValue
+            ? "if !_$backingData._$ignoresInitialValues { \(store) }" : store
         return [
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: property.name))
             init(initialValue) {
-                _$backingData.setValue(forKey: \(raw: keyPath), to: initialValue)
+                \(storeUnlessLoading)
                 _\(raw: property.name) = _SwiftDataNoType()
             }
             """,
             """
             get {
-                _$observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                return self.getValue(forKey: \(raw: keyPath))
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.access(self, keyPath: keyPath)
+                return self.getValue(forKey: keyPath)
             }
             """,
             """
             set {
-                _$observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
-                    self.setValue(forKey: \(raw: keyPath), to: newValue)
+                let keyPath = \(raw: keyPath)
+                _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                    self.setValue(forKey: keyPath, to: newValue)
                 }
             }
             """,
@@ -61,8 +75,12 @@ extension PersistedPropertyMacro: PeerMacro {
 }
 
 /// The single simple name of a stored `var`, or nil for anything `@Model` would not have marked
-/// (in which case `@Model` has already reported why).
-private func persistedIdentifier(of declaration: some DeclSyntaxProtocol) -> (name: String, keyPathName: String)? {
+/// (in which case `@Model` has already reported why). `hasInitialValue`: it has an initializer,
+/// or is a `T?` or `T!` (which starts as nil), so every initializer of the model, the one a
+/// context loads a row with included, passes its init accessor a value.
+private func persistedIdentifier(
+    of declaration: some DeclSyntaxProtocol
+) -> (name: String, keyPathName: String, hasInitialValue: Bool)? {
     guard let variable = declaration.as(VariableDeclSyntax.self),
           variable.bindingSpecifier.tokenKind == .keyword(.var),
           variable.bindings.count == 1,
@@ -70,5 +88,6 @@ private func persistedIdentifier(of declaration: some DeclSyntaxProtocol) -> (na
           !binding.isComputed,
           let identifier = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier
     else { return nil }
-    return (identifier.text.withoutBackticks, identifier.text)
+    let hasInitialValue = binding.initializer != nil || binding.typeAnnotation?.type.isOptional == true
+    return (identifier.text.withoutBackticks, identifier.text, hasInitialValue)
 }

@@ -47,12 +47,14 @@ import Testing
                         _name = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        return self.getValue(forKey: \.name)
+                        let keyPath = \Place.name
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self.setValue(forKey: \.name, to: newValue)
+                        let keyPath = \Place.name
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -64,12 +66,14 @@ import Testing
                         _latitude = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.latitude)
-                        return self.getValue(forKey: \.latitude)
+                        let keyPath = \Place.latitude
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.latitude) {
-                            self.setValue(forKey: \.latitude, to: newValue)
+                        let keyPath = \Place.latitude
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -81,12 +85,14 @@ import Testing
                         _longitude = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.longitude)
-                        return self.getValue(forKey: \.longitude)
+                        let keyPath = \Place.longitude
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.longitude) {
-                            self.setValue(forKey: \.longitude, to: newValue)
+                        let keyPath = \Place.longitude
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }

@@ -20,12 +20,14 @@ import Testing
                         _name = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        return self.getValue(forKey: \.name)
+                        let keyPath = \Trip.name
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self.setValue(forKey: \.name, to: newValue)
+                        let keyPath = \Trip.name
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -52,16 +54,20 @@ import Testing
                 var start: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _start)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.start, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.start, to: initialValue)
+                        }
                         _start = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.start)
-                        return self.getValue(forKey: \.start)
+                        let keyPath = \Trip.start
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.start) {
-                            self.setValue(forKey: \.start, to: newValue)
+                        let keyPath = \Trip.start
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -90,16 +96,20 @@ import Testing
                 var notes: String? {
                     @storageRestrictions(accesses: _$backingData, initializes: _notes)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.notes, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.notes, to: initialValue)
+                        }
                         _notes = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.notes)
-                        return self.getValue(forKey: \.notes)
+                        let keyPath = \Trip.notes
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.notes) {
-                            self.setValue(forKey: \.notes, to: newValue)
+                        let keyPath = \Trip.notes
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -109,16 +119,20 @@ import Testing
                 public var `default`: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _default)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.`default`, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.`default`, to: initialValue)
+                        }
                         _default = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.`default`)
-                        return self.getValue(forKey: \.`default`)
+                        let keyPath = \Trip.`default`
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.`default`) {
-                            self.setValue(forKey: \.`default`, to: newValue)
+                        let keyPath = \Trip.`default`
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }

@@ -27,12 +27,14 @@ import Testing
                         _name = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        return self.getValue(forKey: \.name)
+                        let keyPath = \Trip.name
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self.setValue(forKey: \.name, to: newValue)
+                        let keyPath = \Trip.name
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -40,16 +42,20 @@ import Testing
                 var start: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _start)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.start, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.start, to: initialValue)
+                        }
                         _start = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.start)
-                        return self.getValue(forKey: \.start)
+                        let keyPath = \Trip.start
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.start) {
-                            self.setValue(forKey: \.start, to: newValue)
+                        let keyPath = \Trip.start
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -61,12 +67,14 @@ import Testing
                         _code = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.code)
-                        return self.getValue(forKey: \.code)
+                        let keyPath = \Trip.code
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
-                            self.setValue(forKey: \.code, to: newValue)
+                        let keyPath = \Trip.code
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -74,16 +82,20 @@ import Testing
                 var stops: [Stop] {
                     @storageRestrictions(accesses: _$backingData, initializes: _stops)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.stops, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.stops, to: initialValue)
+                        }
                         _stops = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.stops)
-                        return self.getValue(forKey: \.stops)
+                        let keyPath = \Trip.stops
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.stops) {
-                            self.setValue(forKey: \.stops, to: newValue)
+                        let keyPath = \Trip.stops
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }
@@ -92,16 +104,20 @@ import Testing
                 var notes: String? {
                     @storageRestrictions(accesses: _$backingData, initializes: _notes)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.notes, to: initialValue)
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.notes, to: initialValue)
+                        }
                         _notes = _SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.notes)
-                        return self.getValue(forKey: \.notes)
+                        let keyPath = \Trip.notes
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.notes) {
-                            self.setValue(forKey: \.notes, to: newValue)
+                        let keyPath = \Trip.notes
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            self.setValue(forKey: keyPath, to: newValue)
                         }
                     }
                 }

@@ -33,4 +33,15 @@ public protocol BackingData<Model> {
     func setValue<Value, OtherModel>(forKey: KeyPath<Model, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
     func setTransformableValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value)
+
+    /// Whether the initial values the model's declarations give are to be ignored: `true`
+    /// while a context creates the model over a row it loaded, whose values they must not
+    /// replace. The init accessors `@Model` generates ask before they look a key path up, so a
+    /// fetch does not pay for the initial value of every optional or defaulted property of
+    /// every model it makes.
+    var _$ignoresInitialValues: Bool { get }
+}
+
+extension BackingData {
+    public var _$ignoresInitialValues: Bool { false }
 }

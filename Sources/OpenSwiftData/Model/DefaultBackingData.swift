@@ -45,6 +45,9 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
     var metadata: Any { layout }
 
     @usableFromInline
+    var _$ignoresInitialValues: Bool { isBeingLoaded }
+
+    @usableFromInline
     func getValue<Value>(forKey key: KeyPath<M, Value>) -> Value where Value: Decodable {
         value(at: index(of: key))
     }
