@@ -97,6 +97,7 @@ final class RawStatement {
         case (SQLITE_INTEGER, .int?): return Int(sqlite3_value_int64(column))
         case (SQLITE_FLOAT, .double?): return sqlite3_value_double(column)
         case (SQLITE_TEXT, .string?): return Self.text(of: column)
+        case (SQLITE_NULL, _): if let nilValue = codec.nilValue { return nilValue }
         default: break
         }
         switch (type, codec.reading) {
