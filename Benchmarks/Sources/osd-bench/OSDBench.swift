@@ -28,10 +28,28 @@ struct BenchResult: Codable {
     var checksum: Int
     var pragmas: String
     var sqlite: String
+    /// For a case timed over fresh processes: their 95th-percentile time (`median` is the 50th).
+    var p95: Double?
 
     enum CodingKeys: String, CodingKey {
         case caseID = "case", driver, size, rows, runs, warmup, times, min, median
-        case cpuMedian = "cpu_median", rowsPerSecond = "rows_per_s", peakRSSKB = "peak_rss_kb", checksum, pragmas, sqlite
+        case cpuMedian = "cpu_median", rowsPerSecond = "rows_per_s", peakRSSKB = "peak_rss_kb", checksum, pragmas, sqlite, p95
+    }
+}
+
+extension BenchResult {
+    /// The result of `launches`, each the single cold run of its own process.
+    init(launches: [BenchResult]) {
+        self = launches[0]
+        times = launches.flatMap(\.times)
+        runs = times.count
+        warmup = 0
+        min = times.min() ?? .nan
+        median = osd_bench.median(times)
+        p95 = percentile(times, 0.95)
+        cpuMedian = osd_bench.median(launches.map(\.cpuMedian))
+        rowsPerSecond = Double(rows) / median
+        peakRSSKB = launches.map(\.peakRSSKB).max() ?? 0
     }
 }
 
@@ -51,6 +69,14 @@ func cpuSeconds(_ u: rusage) -> Double {
     Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
 }
 
+/// The value below which `fraction` of `values` fall (nearest rank).
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    return sorted[Swift.max(rank, 1) - 1]
+}
+
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }
@@ -66,13 +92,16 @@ struct Child: ParsableCommand {
     @Option var size: Int
     @Option var runs: Int?
     @Option var dir: String
+    @Flag(help: "Only the untimed setup (a case timed over fresh processes does it once, here)") var prepare = false
+    @Flag(help: "One timed run, no warm-up and no setup: the process is as fresh as a launched app") var cold = false
 
     func run() throws {
         guard let benchCase = allCases.first(where: { $0.id == `case` }) else {
             throw ValidationErrorText("unknown case \(`case`)")
         }
         let job = try makeJob(case: `case`, driver: driver, size: size, dir: URL(fileURLWithPath: dir))
-        try job.once()
+        if !cold { try job.once() }
+        if prepare { return }
         func once() throws -> (wall: Double, cpu: Double, checksum: Int) {
             try job.before()
             let cpu0 = cpuSeconds(selfUsage())
@@ -83,8 +112,8 @@ struct Child: ParsableCommand {
             try job.after()
             return (wall, cpu, checksum)
         }
-        let warm = try once()
-        var k = runs ?? (size >= 1_000_000 ? 3 : 5)
+        let warm: (wall: Double, cpu: Double, checksum: Int) = cold ? (0, 0, 0) : try once()
+        var k = cold ? 1 : runs ?? (size >= 1_000_000 ? 3 : 5)
         if runs == nil, warm.wall > 20 { k = 1 }
         var times: [Double] = []
         var cpus: [Double] = []
@@ -142,25 +171,23 @@ struct RunAll: ParsableCommand {
             for size in caseSizes {
                 for driver in benchCase.drivers where wantedDrivers?.contains(driver) ?? true {
                     FileHandle.standardError.write(Data("\(benchCase.id) \(driver) \(size)… ".utf8))
-                    var arguments = ["child", "--case", benchCase.id, "--driver", driver, "--size", "\(size)", "--dir", dir.path]
-                    if let runs { arguments += ["--runs", "\(runs)"] }
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: executable)
-                    process.arguments = arguments
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    try process.run()
-                    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0,
-                          let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last,
-                          let result = try? JSONDecoder().decode(BenchResult.self, from: Data(line.utf8))
-                    else {
-                        FileHandle.standardError.write(Data("FAILED (status \(process.terminationStatus))\n".utf8))
-                        continue
+                    let arguments = ["child", "--case", benchCase.id, "--driver", driver, "--size", "\(size)", "--dir", dir.path]
+                    let measured: BenchResult?
+                    if benchCase.launches > 0 {
+                        var launches: [BenchResult] = []
+                        _ = try child(executable, arguments + ["--prepare"])
+                        for _ in 0..<benchCase.launches {
+                            guard let launch = try child(executable, arguments + ["--cold"]) else { break }
+                            launches.append(launch)
+                        }
+                        measured = launches.count == benchCase.launches ? BenchResult(launches: launches) : nil
+                    } else {
+                        measured = try child(executable, arguments + (runs.map { ["--runs", "\($0)"] } ?? []))
                     }
-                    FileHandle.standardError.write(Data("median \(fmt(result.median, 4)) s, \(fmt(result.rowsPerSecond, 0)) rows/s, \(result.peakRSSKB / 1024) MB\n".utf8))
-                    outHandle?.write(Data(line.utf8) + Data("\n".utf8))
+                    guard let result = measured else { continue }
+                    let p95 = result.p95.map { ", p95 \(fmt($0, 4)) s" } ?? ""
+                    FileHandle.standardError.write(Data("median \(fmt(result.median, 4)) s\(p95), \(fmt(result.rowsPerSecond, 0)) rows/s, \(result.peakRSSKB / 1024) MB\n".utf8))
+                    outHandle?.write(try JSONEncoder().encode(result) + Data("\n".utf8))
                     results.append(result)
                 }
             }
@@ -170,6 +197,25 @@ struct RunAll: ParsableCommand {
         print(report)
         if let markdown { try report.write(toFile: markdown, atomically: true, encoding: .utf8) }
     }
+}
+
+/// Runs the child process with `arguments`; its result, or `nil` when it printed none (as
+/// `--prepare` does) or failed (reported).
+func child(_ executable: String, _ arguments: [String]) throws -> BenchResult? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        FileHandle.standardError.write(Data("FAILED (status \(process.terminationStatus))\n".utf8))
+        return nil
+    }
+    guard let line = String(decoding: output, as: UTF8.self).split(separator: "\n").last else { return nil }
+    return try? JSONDecoder().decode(BenchResult.self, from: Data(line.utf8))
 }
 
 /// Rebuilds the Markdown tables from JSON lines written by `--out`.

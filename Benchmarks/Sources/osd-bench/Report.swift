@@ -68,6 +68,17 @@ struct Report {
                 lines.append("Median time of one of the run's \(benchCase.repetitions) repetitions: \(each.joined(separator: ", ")).")
                 lines.append("")
             }
+            if benchCase.launches > 0 {
+                for size in Set(rows.map(\.size)).sorted() {
+                    let each = benchCase.drivers.compactMap { driver in
+                        result(benchCase.id, driver, size).map { m in
+                            "\(driver) \(fmt(m.median * 1000, 2)) / \(m.p95.map { fmt($0 * 1000, 2) } ?? "–") ms"
+                        }
+                    }
+                    lines.append("At \(size), each run its own fresh process (\(benchCase.launches) of them), p50 / p95: \(each.joined(separator: ", ")).")
+                }
+                lines.append("")
+            }
             let growths = benchCase.drivers.compactMap { driver in growth(benchCase.id, driver).map { (driver, $0) } }
             if !growths.isEmpty {
                 let text = growths.map { "\($0.0) \(fmt($0.1, 2))×" }.joined(separator: ", ")
