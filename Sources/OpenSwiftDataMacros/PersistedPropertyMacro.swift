@@ -10,8 +10,8 @@ import SwiftSyntaxMacros
 /// Peer role: `_name`, an empty placeholder the init accessor "initializes", which is how the
 /// compiler's definite-initialisation check tracks the property.
 ///
-/// The init accessor skips the initial value while the backing data ignores it (a context
-/// creating the model over a loaded row), before the key path is made. The getter and setter
+/// For a property with an initial value, the init accessor skips it while the backing data
+/// ignores it (a context creating the model over a loaded row), before the key path is made. The getter and setter
 /// make their key path once, rooted in the enclosing class, and use it twice: making a key path
 /// is a call into the runtime on every access.
 public struct PersistedPropertyMacro {}
@@ -22,9 +22,9 @@ extension PersistedPropertyMacro: AccessorMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let property = persistedIdentifier(of: declaration) else { return [] }
-        // Outside a class `@Model` has already reported the error; `Self` keeps the rest quiet.
-        let root = context.lexicalContext.first?.as(ClassDeclSyntax.self)?.name.text ?? "Self"
+        guard let property = persistedIdentifier(of: declaration),
+              let root = enclosingClassName(in: context)
+        else { return [] }
         let keyPath = "\\\(root).\(property.keyPathName)"
         let store: CodeBlockItemSyntax = "_$backingData.setValue(forKey: \\.\(raw: property.keyPathName), to: initialValue)"
         // Only a property with an initial value is given one while a row is loaded; the check
@@ -64,7 +64,7 @@ extension PersistedPropertyMacro: PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let property = persistedIdentifier(of: declaration) else { return [] }
+        guard let property = persistedIdentifier(of: declaration), enclosingClassName(in: context) != nil else { return [] }
         return [
             """
             @Transient
@@ -72,6 +72,12 @@ extension PersistedPropertyMacro: PeerMacro {
             """
         ]
     }
+}
+
+/// The name of the class the property is declared in; `nil` outside a class, where `@Model`
+/// attaches nothing (and has reported why), so the macro, written by hand there, adds nothing.
+private func enclosingClassName(in context: some MacroExpansionContext) -> String? {
+    context.lexicalContext.first?.as(ClassDeclSyntax.self)?.name.text
 }
 
 /// The single simple name of a stored `var`, or nil for anything `@Model` would not have marked

@@ -165,4 +165,23 @@ import Testing
             macros: only("_PersistedProperty")
         )
     }
+
+    /// Outside a class, where `@Model` never attaches it, the key paths would have no class to
+    /// be rooted in: nothing is generated.
+    @Test func notAppliedOutsideAClass() {
+        assertExpansion(
+            #"""
+            struct Trip {
+                @_PersistedProperty
+                var name: String
+            }
+            """#,
+            expandedSource: #"""
+            struct Trip {
+                var name: String
+            }
+            """#,
+            macros: only("_PersistedProperty")
+        )
+    }
 }

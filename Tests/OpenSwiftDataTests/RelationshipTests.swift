@@ -139,7 +139,8 @@ import Testing
 
         let other = ModelContext(shared)
         let moved = try #require(try other.fetch(FetchDescriptor<Book>()).first)
-        moved.shelf = try #require(try other.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.name == "Classics" })).first)
+        let classics = try #require(try other.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.name == "Classics" })).first)
+        moved.shelf = classics
         try other.save()
 
         _ = try context.fetch(FetchDescriptor<Book>())

@@ -36,9 +36,9 @@ public protocol BackingData<Model> {
 
     /// Whether the initial values the model's declarations give are to be ignored: `true`
     /// while a context creates the model over a row it loaded, whose values they must not
-    /// replace. The init accessors `@Model` generates ask before they look a key path up, so a
-    /// fetch does not pay for the initial value of every optional or defaulted property of
-    /// every model it makes.
+    /// replace. The init accessor `@Model` generates for a property with an initial value asks
+    /// before it looks the key path up, so a fetch does not pay for the initial value of every
+    /// optional or defaulted property of every model it makes.
     var _$ignoresInitialValues: Bool { get }
 }
 

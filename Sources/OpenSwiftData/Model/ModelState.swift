@@ -85,9 +85,14 @@ class ModelState {
         value ?? noValue
     }
 
+    /// Whether the property at `index` holds a value (a fault counts), read without copying it.
+    func hasValue(at index: Int) -> Bool {
+        !values.isEmpty && Self.holdsValue(values[index])
+    }
+
     /// The value held for the property at `index`, faults included; `nil` when it has none.
     func storedValue(at index: Int) -> Any? {
-        values.isEmpty ? nil : Self.optional(values[index])
+        hasValue(at: index) ? values[index] : nil
     }
 
     /// Makes room for every property's value.

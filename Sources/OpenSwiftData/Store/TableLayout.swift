@@ -249,7 +249,7 @@ final class TableLayout: @unchecked Sendable {
     /// only an optional may have), and names the property in any error encoding it raises.
     private func encoding<Result>(_ state: ModelState, _ column: Column, _ body: (Any) throws -> Result) throws -> Result {
         let index = column.propertyIndex
-        let hasValue = !state.values.isEmpty && ModelState.holdsValue(state.values[index])
+        let hasValue = state.hasValue(at: index)
         if !hasValue, !column.isOptional {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(entity.name).\(column.name) has no value; a non-optional property needs one before the model is saved (assign it in the initializer or declare a default)")
