@@ -65,8 +65,14 @@ struct OrderValue {
     var shipCountry: String
 
     /// What the checksum adds up, the same for every driver: one integer, one nullable column.
-    var checksum: Int { employeeID &+ (shipRegion == nil ? 0 : 1) }
+    static func checksum(employeeID: Int, shipRegion: String?) -> Int {
+        employeeID &+ (shipRegion == nil ? 0 : 1)
+    }
 
+    var checksum: Int { Self.checksum(employeeID: employeeID, shipRegion: shipRegion) }
+}
+
+extension OrderValue {
     init(raw row: RawStatement) {
         self.init(
             orderID: row.int(1), customerID: row.text(2), employeeID: row.int(3), orderDate: row.optionalText(4),
@@ -80,17 +86,6 @@ struct OrderValue {
             orderID: row[1], customerID: row[2], employeeID: row[3], orderDate: row[4], requiredDate: row[5],
             shippedDate: row[6], shipVia: row[7], freight: row[8], shipName: row[9], shipAddress: row[10],
             shipCity: row[11], shipRegion: row[12], shipPostalCode: row[13], shipCountry: row[14])
-    }
-
-    init(
-        orderID: Int, customerID: String, employeeID: Int, orderDate: String?, requiredDate: String?,
-        shippedDate: String?, shipVia: Int, freight: Double, shipName: String, shipAddress: String,
-        shipCity: String, shipRegion: String?, shipPostalCode: String?, shipCountry: String
-    ) {
-        (self.orderID, self.customerID, self.employeeID) = (orderID, customerID, employeeID)
-        (self.orderDate, self.requiredDate, self.shippedDate) = (orderDate, requiredDate, shippedDate)
-        (self.shipVia, self.freight, self.shipName, self.shipAddress) = (shipVia, freight, shipName, shipAddress)
-        (self.shipCity, self.shipRegion, self.shipPostalCode, self.shipCountry) = (shipCity, shipRegion, shipPostalCode, shipCountry)
     }
 }
 
@@ -204,7 +199,7 @@ func makeOrdersJob(driver: String, size n: Int, url: URL) throws -> Job {
             var checksum = 0
             for _ in 0..<OrdersSeed.fetches {
                 let orders = try Stores.context(container!).fetch(FetchDescriptor<Order>())
-                checksum &+= orders.reduce(0) { $0 &+ $1.employeeID &+ ($1.shipRegion == nil ? 0 : 1) }
+                checksum &+= orders.reduce(0) { $0 &+ OrderValue.checksum(employeeID: $1.employeeID, shipRegion: $1.shipRegion) }
             }
             return checksum
         })
