@@ -33,19 +33,19 @@ struct BenchCase {
 let allCases: [BenchCase] = [
     BenchCase(id: "A1", title: "Insert 10-integer items in one transaction", drivers: ["raw", "grdb", "grdb-record", "ours"],
               quick: [10_000, 50_000], full: [10_000, 100_000, 1_000_000]),
-    BenchCase(id: "A2", title: "Fetch all 10-integer items", drivers: ["raw", "grdb", "grdb-record", "ours"],
+    BenchCase(id: "A2", title: "Fetch all 10-integer items", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [20_000, 200_000], full: [20_000, 200_000, 1_000_000]),
     BenchCase(id: "B1", title: "Construct User objects (no context; raw = plain Swift class)", drivers: ["raw", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B2", title: "Insert users (unique UUID), one save", drivers: ["raw", "grdb", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
-    BenchCase(id: "B3", title: "Fetch firstName == \"Jane\" sorted by age (no index)", drivers: ["raw", "grdb", "ours"],
+    BenchCase(id: "B3", title: "Fetch firstName == \"Jane\" sorted by age (no index)", drivers: ["raw", "raw-class", "raw-observable", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B3i", title: "B3 with an index on firstName", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B8", title: "fetchCount firstName == \"Jane\"", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
-    BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "grdb", "grdb-record", "ours"],
+    BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B5", title: "Rename every Jane to Wendy + save", drivers: ["raw", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
@@ -53,7 +53,7 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
-    BenchCase(id: "C1", title: "Fetch all 15 889 orders (14 columns), 50 times", drivers: ["raw", "grdb", "grdb-record", "ours"],
+    BenchCase(id: "C1", title: "Fetch all 15 889 orders (14 columns), 50 times", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [OrdersSeed.count], full: [OrdersSeed.count], rows: { $0 * OrdersSeed.fetches },
               repetitions: OrdersSeed.fetches),
     BenchCase(id: "D1", title: "Object graph: insert 1 000 schools, N students, 5 grades each, one save", drivers: ["raw", "grdb", "ours"],
@@ -145,16 +145,10 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         let once = { try Stores.fresh(ItemsV1.self, at: url); try Stores.seedItems(url, count: n) }
         let itemSQL = #"SELECT "_pk", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Item""#
         switch driver {
-        case "raw":
+        case "raw", "raw-class", "raw-observable":
             return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
                 let select = try raw!.prepare(itemSQL)
-                var items: [ItemValue] = []
-                while try select.step() {
-                    items.append(ItemValue(
-                        i0: select.int(1), i1: select.int(2), i2: select.int(3), i3: select.int(4), i4: select.int(5),
-                        i5: select.int(6), i6: select.int(7), i7: select.int(8), i8: select.int(9), i9: select.int(10)))
-                }
-                return items.reduce(0) { $0 &+ $1.i0 }
+                return try RowObjects.keep(as: driver, reading: { try select.step() ? ItemValue(raw: select) : nil }, checksum: \.i0)
             })
         case "grdb":
             return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
@@ -255,7 +249,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         /// B3i's store comes from the schema that indexes `firstName`.
         let seedStore = id == "B3i" ? { try Stores.fresh(UsersV5.self, at: url); try Stores.seedUsers(url, count: n) } : seedUsers
         switch driver {
-        case "raw":
+        case "raw", "raw-class", "raw-observable":
             return Job(once: { try seedStore(); raw = try RawDB(path: url.path) }, body: {
                 if id == "B8" {
                     let count = try raw!.prepare(janeCountSQL)
@@ -265,11 +259,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 }
                 let select = try raw!.prepare(fetchesJanes ? janeSQL : allSQL)
                 if fetchesJanes { select.bind(1, "Jane") }
-                var users: [UserValue] = []
-                while try select.step() {
-                    users.append(UserValue(id: select.uuid(1), firstName: select.text(2), surname: select.text(3), age: select.int(4)))
-                }
-                return users.reduce(0) { $0 &+ $1.age }
+                return try RowObjects.keep(as: driver, reading: { try select.step() ? UserValue(raw: select) : nil }, checksum: \.age)
             })
         case "grdb":
             return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {

@@ -289,6 +289,22 @@ struct UserValue {
     var age: Int
 }
 
+extension ItemValue {
+    /// The item `row` is on, its columns `_pk` first.
+    init(raw row: RawStatement) {
+        self.init(
+            i0: row.int(1), i1: row.int(2), i2: row.int(3), i3: row.int(4), i4: row.int(5),
+            i5: row.int(6), i6: row.int(7), i7: row.int(8), i8: row.int(9), i9: row.int(10))
+    }
+}
+
+extension UserValue {
+    /// The user `row` is on, its columns `_pk` first.
+    init(raw row: RawStatement) {
+        self.init(id: row.uuid(1), firstName: row.text(2), surname: row.text(3), age: row.int(4))
+    }
+}
+
 /// Deterministic data: one user in ten is "Jane".
 enum Seed {
     static let firstNames = ["Jane", "John", "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi"]

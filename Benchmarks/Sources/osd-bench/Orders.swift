@@ -160,14 +160,12 @@ func makeOrdersJob(driver: String, size n: Int, url: URL) throws -> Job {
     var queue: DatabaseQueue?
     let seed = { try OrdersSeed.seed(url, count: n) }
     switch driver {
-    case "raw":
+    case "raw", "raw-class", "raw-observable":
         return Job(once: { try seed(); raw = try RawDB(path: url.path) }, body: {
             var checksum = 0
             for _ in 0..<OrdersSeed.fetches {
                 let select = try raw!.prepare(OrdersSeed.selectSQL)
-                var orders: [OrderValue] = []
-                while try select.step() { orders.append(OrderValue(raw: select)) }
-                checksum &+= orders.reduce(0) { $0 &+ $1.checksum }
+                checksum &+= try RowObjects.keep(as: driver, reading: { try select.step() ? OrderValue(raw: select) : nil }, checksum: \.checksum)
             }
             return checksum
         })

@@ -79,6 +79,17 @@ struct Report {
                 }
                 lines.append("")
             }
+            if benchCase.drivers.contains(where: RowObjects.drivers.contains) {
+                for size in Set(rows.map(\.size)).sorted() {
+                    guard let observable = result(benchCase.id, "raw-observable", size) else { continue }
+                    let floors = RowObjects.drivers.compactMap { driver in
+                        result(benchCase.id, driver, size).map { "\(driver) \(ratio($0, "raw"))× raw" }
+                    }
+                    let ours = result(benchCase.id, "ours", size).map { "; ours \(fmt($0.median / observable.median, 2))× raw-observable" } ?? ""
+                    lines.append("Rows as objects at \(size): \(floors.joined(separator: ", "))\(ours).")
+                }
+                lines.append("")
+            }
             let growths = benchCase.drivers.compactMap { driver in growth(benchCase.id, driver).map { (driver, $0) } }
             if !growths.isEmpty {
                 let text = growths.map { "\($0.0) \(fmt($0.1, 2))×" }.joined(separator: ", ")
