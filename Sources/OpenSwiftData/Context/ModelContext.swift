@@ -482,7 +482,7 @@ public class ModelContext: Equatable {
 
     private static func openModel<M: PersistentModel>(_ type: M.Type, rowID: Int64, query: Query, context: ModelContext) -> M {
         if let model = try? context.models(M.self, rowIDs: [rowID], query).first { return model }
-        let state = DefaultBackingData<M>(layout: query.table.layout, values: [])
+        let state = DefaultBackingData<M>(layout: query.table.layout, values: ModelValues())
         state.rowID = rowID
         state.storeIdentifier = query.store.identifier
         return M(backingData: state)
@@ -641,7 +641,7 @@ public class ModelContext: Equatable {
     /// ``models(of:reusing:_:)`` as `T`, the table's model class.
     func materializeRows<T: PersistentModel>(
         _ query: Query, reusing spares: inout SpareModels,
-        _ readRows: ((Int64, ContiguousArray<Any>) throws -> Void) throws -> Void
+        _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [T] {
         let models = try models(of: query, reusing: &spares, readRows)
         // Every model was created as the class of the table's layout, so one check covers all.
@@ -656,7 +656,7 @@ public class ModelContext: Equatable {
 
     /// ``models(of:reusing:_:)`` as `T`, with no spare models.
     func materializeRows<T: PersistentModel>(
-        _ query: Query, _ readRows: ((Int64, ContiguousArray<Any>) throws -> Void) throws -> Void
+        _ query: Query, _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [T] {
         var noSpares = SpareModels()
         return try materializeRows(query, reusing: &noSpares, readRows)
@@ -667,7 +667,7 @@ public class ModelContext: Equatable {
     /// while there are any, a new model otherwise.
     func models(
         of query: Query, reusing spares: inout SpareModels,
-        _ readRows: ((Int64, ContiguousArray<Any>) throws -> Void) throws -> Void
+        _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [any PersistentModel] {
         // Gathered with a concrete element type: appending to an `[T]` here would look up the
         // generic array type's metadata for every row.
@@ -680,14 +680,14 @@ public class ModelContext: Equatable {
 
     /// ``models(of:reusing:_:)`` with no spare models.
     func models(
-        of query: Query, _ readRows: ((Int64, ContiguousArray<Any>) throws -> Void) throws -> Void
+        of query: Query, _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [any PersistentModel] {
         var noSpares = SpareModels()
         return try models(of: query, reusing: &noSpares, readRows)
     }
 
     /// The context's object for a fetched row: the registered one, refreshed, or a new one.
-    func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ContiguousArray<Any>, _ query: Query, as type: T.Type = T.self) -> T {
+    func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ModelValues, _ query: Query, as type: T.Type = T.self) -> T {
         var noSpares = SpareModels()
         let model = materialize(
             rowID, values, query, registeredIn: &registered[query.table.entity.name, default: RowRegistry()], reusing: &noSpares)
@@ -700,7 +700,7 @@ public class ModelContext: Equatable {
     }
 
     private func materialize(
-        _ rowID: Int64, _ values: ContiguousArray<Any>, _ query: Query, registeredIn byRowID: inout RowRegistry,
+        _ rowID: Int64, _ values: ModelValues, _ query: Query, registeredIn byRowID: inout RowRegistry,
         reusing spares: inout SpareModels
     ) -> any PersistentModel {
         let layout = query.table.layout

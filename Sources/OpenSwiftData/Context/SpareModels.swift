@@ -16,7 +16,8 @@ struct SpareModels {
         let model: any PersistentModel
     }
 
-    // `ContiguousArray()`, not `[]`: see `ModelState.init`.
+    // `ContiguousArray()`, not `[]`: the literal looks the array's storage class up in the
+    // runtime's generic metadata cache, a lock and a few hundred instructions each time.
     private var spares = ContiguousArray<Spare>()
     /// Whether models of the class may be kept, found out from the first one offered.
     private var classAllowsReuse: Bool?

@@ -12,7 +12,7 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         super.init(layout: ModelLayout.of(modelType))
     }
 
-    override init(layout: ModelLayout, values: ContiguousArray<Any>) {
+    override init(layout: ModelLayout, values: ModelValues) {
         super.init(layout: layout, values: values)
     }
 
@@ -81,7 +81,7 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
 
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: Encodable {
-        setValue(newValue, at: index(of: key))
+        setValue(typed: newValue, at: index(of: key))
     }
 
     @usableFromInline

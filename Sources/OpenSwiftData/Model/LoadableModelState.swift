@@ -5,7 +5,7 @@
 /// LoadableModelState.Type`, so loading a row allocates straight from that metatype instead of
 /// looking up the generic class's metadata for every row.
 protocol LoadableModelState: ModelState {
-    init(layout: ModelLayout, values: ContiguousArray<Any>)
+    init(layout: ModelLayout, values: ModelValues)
 
     /// Creates the model over these values, as a context does for a row it loads.
     func makeModel() -> any PersistentModel

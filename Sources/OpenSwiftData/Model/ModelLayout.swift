@@ -69,6 +69,8 @@ final class ModelLayout: @unchecked Sendable {
     let relationshipIndices: [Int]
     /// The `#Unique` and `#Index` declarations of the model.
     let constraints: [any KeyPathConstraint]
+    /// Where each property's value sits in the model's ``ModelValues``.
+    let valueSlots: ValueSlots
     private let indexByKeyPath: [AnyKeyPath: Int]
 
     private init(_ modelType: any PersistentModel.Type) {
@@ -86,6 +88,7 @@ final class ModelLayout: @unchecked Sendable {
         }
         self.properties = properties
         relationshipIndices = properties.indices.filter { properties[$0].isRelationship }
+        valueSlots = ValueSlots(properties)
         self.constraints = constraints
         indexByKeyPath = Dictionary(
             properties.enumerated().map { ($0.element.keyPath, $0.offset) },

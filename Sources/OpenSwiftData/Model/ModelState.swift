@@ -3,19 +3,16 @@ import Foundation
 /// A model's persisted values and its standing with a context: OpenSwiftData's backing data,
 /// seen without the model's generic type.
 ///
-/// Values sit in declaration order (``ModelLayout/properties``). A slot holds ``noValue`` until
-/// the property gets a value; an optional property holding `nil` has a boxed `Optional.none`.
-///
-/// Slots are `Any`, not `Any?`: the runtime copies, assigns and destroys an `Optional<Any>`
-/// through `Optional`'s generic value witnesses, about twice the instructions of an `Any`'s,
-/// and a save, fetch or bulk insert does that for every property of every model.
+/// Values sit in declaration order (``ModelLayout/properties``), each as its property's type
+/// (``ModelValues``). Read by index, a slot is ``noValue`` until the property gets a value; an
+/// optional property holding `nil` has `Optional.none`.
 @usableFromInline
 class ModelState {
     let layout: ModelLayout
     // Every property read and write goes through here. ModelState is confined to its model's
     // context (models are not Sendable) and no access to `values` nests inside another, so the
     // runtime's exclusivity check, a call before and after each access, is skipped.
-    @exclusivity(unchecked) var values: ContiguousArray<Any>
+    @exclusivity(unchecked) var values: ModelValues
 
     // Stored properties are laid out in declaration order. The flags sit after `rowID`, in the
     // padding its optional's tag leaves, and the temporary identifier is kept as its UUID: a
@@ -52,9 +49,7 @@ class ModelState {
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
     /// costs no storage.
-    // The default is `ContiguousArray()`, not `[]`: the literal looks the array's storage class
-    // up in the runtime's generic metadata cache, a lock and a few hundred instructions per model.
-    init(layout: ModelLayout, values: ContiguousArray<Any> = ContiguousArray()) {
+    init(layout: ModelLayout, values: ModelValues = ModelValues()) {
         self.layout = layout
         self.values = values
     }
@@ -87,7 +82,7 @@ class ModelState {
 
     /// Whether the property at `index` holds a value (a fault counts), read without copying it.
     func hasValue(at index: Int) -> Bool {
-        !values.isEmpty && Self.holdsValue(values[index])
+        !values.isEmpty && values.holdsValue(at: index)
     }
 
     /// The value held for the property at `index`, faults included; `nil` when it has none.
@@ -97,18 +92,7 @@ class ModelState {
 
     /// Makes room for every property's value.
     private func allocateValues() {
-        values = Self.emptyValues(count: layout.properties.count)
-    }
-
-    /// `count` empty slots, reserved and then appended: `init(repeating:count:)` and
-    /// `init(unsafeUninitializedCapacity:)` allocate through an unspecialized call that looks the
-    /// array's storage class up in the runtime's metadata cache, which costs more than the values
-    /// themselves for a model created in a bulk insert.
-    private static func emptyValues(count: Int) -> ContiguousArray<Any> {
-        var values = ContiguousArray<Any>()
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append(noValue) }
-        return values
+        values = ModelValues(layout.valueSlots)
     }
 
     /// The model's identifier: its row's once saved, a temporary one before.
@@ -127,6 +111,8 @@ class ModelState {
     /// The value of the property at `index`, as the property's declared type.
     func value<Value>(at index: Int) -> Value {
         if values.isEmpty { allocateValues() }
+        // An attribute's slot holds its declared type, which is what its getter asks for.
+        if let slot = values.slot(at: index, holding: Value.self) { return slot.assumingMemoryBound(to: Value.self).pointee }
         let value = values[index]
         if Self.holdsValue(value) {
             if layout.properties[index].isRelationship, RelationshipFault.isFault(value) {
@@ -157,6 +143,14 @@ class ModelState {
     func setValue(_ newValue: consuming Any, at index: Int) {
         guard willChangeValue(at: index) else { return }
         values[index] = newValue
+        didChangeValue()
+    }
+
+    /// Sets the attribute at `index` to `newValue`, kept as it is when its slot holds a `Value`,
+    /// and records the change with the model's context.
+    func setValue<Value>(typed newValue: consuming Value, at index: Int) {
+        guard willChangeValue(at: index) else { return }
+        values.set(newValue, at: index)
         didChangeValue()
     }
 
@@ -304,7 +298,7 @@ class ModelState {
     }
 
     /// Replaces the values with a freshly read row's, unless the model has unsaved changes.
-    func refresh(with newValues: ContiguousArray<Any>) {
+    func refresh(with newValues: ModelValues) {
         guard changedProperties.isEmpty, !isDeleted else { return }
         for index in newValues.indices {
             // Keep relationships already loaded: the related objects may have unsaved changes.

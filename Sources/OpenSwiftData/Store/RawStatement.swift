@@ -110,6 +110,19 @@ final class RawStatement {
         }
     }
 
+    /// Reads the current row's value at a column index into the model values' slot at
+    /// `index`: an integer, real or text the codec takes as it is goes straight into its slot,
+    /// anything else through ``value(at:as:)``.
+    func read(at column: Int32, as codec: ValueCodec, into values: inout ModelValues, at index: Int) throws {
+        let value = sqlite3_column_value(statement, column)
+        switch (sqlite3_value_type(value), codec.identityType) {
+        case (SQLITE_INTEGER, .int?): values.set(Int(sqlite3_value_int64(value)), at: index)
+        case (SQLITE_FLOAT, .double?): values.set(sqlite3_value_double(value), at: index)
+        case (SQLITE_TEXT, .string?): values.set(Self.text(of: value), at: index)
+        default: values[index] = try self.value(at: column, as: codec)
+        }
+    }
+
     /// The current row's integer at a column index, or `nil` for `NULL`.
     func int64(at index: Int32) -> Int64? {
         let column = sqlite3_column_value(statement, index)
@@ -174,6 +187,28 @@ final class RawStatement {
             code = sqlite3_bind_null(statement, index)
         }
         guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+    }
+
+    /// Binds the value in the slot at `slot` of `values` straight from where it lies when the
+    /// slot holds an `Int`, `Double` or `String` that `codec` writes as itself; `false`, binding
+    /// nothing, otherwise (``bind(_:as:at:)`` then binds it boxed).
+    func bind(slot: Int, of values: ModelValues, as codec: ValueCodec, at index: Int32) throws -> Bool {
+        let code: Int32
+        switch codec.identityType {
+        case .int?:
+            guard let value = values.slot(at: slot, holding: Int.self) else { return false }
+            code = sqlite3_bind_int64(statement, index, Int64(value.load(as: Int.self)))
+        case .double?:
+            guard let value = values.slot(at: slot, holding: Double.self) else { return false }
+            code = sqlite3_bind_double(statement, index, value.load(as: Double.self))
+        case .string?:
+            guard let value = values.slot(at: slot, holding: String.self) else { return false }
+            code = bind(text: value.assumingMemoryBound(to: String.self).pointee, at: index)
+        default:
+            return false
+        }
+        guard code == SQLITE_OK else { throw Self.error(code, db, sql) }
+        return true
     }
 
     /// Binds a value of `codec`'s type (not `nil`); returns SQLite's result code.

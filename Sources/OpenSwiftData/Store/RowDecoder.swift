@@ -1,9 +1,9 @@
 /// Turns the row a fetch is on into a model's values, property by property.
 ///
 /// Worked out once per table: for each property, in declaration order, where its value comes
-/// from in `TableLayout.selectList`'s columns. Filling the values in order, straight into
-/// uninitialized storage, avoids a second pass over the array and any copy of a column's
-/// description per row; a fetch of a million rows runs this a million times.
+/// from in `TableLayout.selectList`'s columns, so a row costs no copy of a column's
+/// description; a fetch of a million rows runs this a million times. An integer, real or text
+/// column goes straight into its property's slot (``RawStatement/read(at:as:into:at:)``).
 struct RowDecoder {
     /// Where one property's value comes from.
     enum Source {
@@ -45,6 +45,8 @@ struct RowDecoder {
     /// What each to-one relationship holds when its key is `NULL`, by property index.
     private let emptyValues: [Any]
     private let codecs: [ValueCodec]
+    /// Where the values sit.
+    private let slots: ValueSlots
     /// Each property's name, for errors.
     let propertyNames: [String]
 
@@ -85,35 +87,32 @@ struct RowDecoder {
         }
         self.sources = sources
         codecs = columns.map(\.codec)
+        slots = layout.valueSlots
         emptyValues = layout.properties.map { ModelState.slot($0.emptyValue) }
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
     /// `sharedValues` are the values the decoder's `other` layout read from the row, when it
     /// was made to share them.
-    func values(of row: RawStatement, sharing sharedValues: ContiguousArray<Any> = []) throws -> ContiguousArray<Any> {
-        // Reserved, then appended to: `init(unsafeUninitializedCapacity:)` allocates through an
-        // unspecialized call into the standard library that looks the array's storage class up
-        // in the runtime's metadata cache, several hundred instructions per row.
-        var values = ContiguousArray<Any>()
-        values.reserveCapacity(sources.count)
+    func values(of row: RawStatement, sharing sharedValues: ModelValues = ModelValues()) throws -> ModelValues {
+        var values = ModelValues(slots)
         for index in sources.indices {
             switch sources[index] {
             case .column(let column, let unowned):
                 do {
-                    values.append(try unowned.with { try row.value(at: column, as: $0) })
+                    try unowned.with { try row.read(at: column, as: $0, into: &values, at: index) }
                 } catch {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
                 }
             case .foreignKey(let column):
-                values.append(row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index])
+                values[index] = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index]
             case .toMany:
-                values.append(RelationshipFault.toMany)
+                values[index] = RelationshipFault.toMany
             case .none:
-                values.append(ModelState.noValue)
-            case .shared(let index):
-                values.append(sharedValues[index])
+                break
+            case .shared(let sharedIndex):
+                values[index] = sharedValues[sharedIndex]
             }
         }
         return values

@@ -300,7 +300,7 @@ final class SQLiteStore: Sendable {
     /// Calls `body` with each row of an entity, in order: its primary key and its model values.
     func forEachRow(
         _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
-        _ body: (Int64, ContiguousArray<Any>) throws -> Void
+        _ body: (Int64, ModelValues) throws -> Void
     ) throws {
         try forEachSelectedRow(table, where: condition, orderBy: orderBy, limit: limit, offset: offset) { rowID, row in
             try body(rowID, try modelValues(table, row, rowID: rowID))
@@ -325,7 +325,7 @@ final class SQLiteStore: Sendable {
 
     /// Calls `body` with each row of an entity that has one of the keys, in key order; keys
     /// with no row are skipped.
-    func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ContiguousArray<Any>) throws -> Void) throws {
+    func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws {
         let placeholders = TableLayout.placeholders(rowIDs.count)
         let condition = SQLFragment(
             sql: "\(table.qualifiedKeyColumn) IN (\(placeholders))",
@@ -336,7 +336,7 @@ final class SQLiteStore: Sendable {
     /// Calls `body` with each row of an entity whose key is in `range`, in key order: a walk
     /// through a table in slices needs no list of keys, and one prepared statement, kept on
     /// the connection, serves every slice.
-    func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ContiguousArray<Any>) throws -> Void) throws {
+    func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws {
         try forEachSelectedRow(
             table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
         ) { rowID, row in
@@ -349,7 +349,7 @@ final class SQLiteStore: Sendable {
     /// values: a transform's old and new model of one row, from one read.
     func forEachRow(
         _ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, alsoReadAs other: RowDecoder,
-        _ body: (_ rowID: Int64, _ values: ContiguousArray<Any>, _ otherValues: ContiguousArray<Any>) throws -> Void
+        _ body: (_ rowID: Int64, _ values: ModelValues, _ otherValues: ModelValues) throws -> Void
     ) throws {
         try forEachSelectedRow(
             table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
@@ -367,7 +367,7 @@ final class SQLiteStore: Sendable {
     }
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
-    private func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ContiguousArray<Any> {
+    private func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ModelValues {
         var values = try table.rowDecoder.values(of: row)
         for column in table.externalColumns {
             values[column.propertyIndex] = ExternalValueFault { [self] in
@@ -520,7 +520,7 @@ final class SQLiteStore: Sendable {
     /// `owners`, as (owner, row) pairs, in one query.
     func fetchRelatedRows(
         _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
-    ) throws -> [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any>))] {
+    ) throws -> [(owner: Int64, row: (rowID: Int64, values: ModelValues))] {
         let placeholders = TableLayout.placeholders(owners.count)
         let arguments = owners.map(\.databaseValue)
         let ownerColumn: String
@@ -536,7 +536,7 @@ final class SQLiteStore: Sendable {
         }
         let ownerIndex = Int32(1 + destination.columns.count + destination.foreignKeys.count)
         return try read { db in
-            var pairs: [(owner: Int64, row: (rowID: Int64, values: ContiguousArray<Any>))] = []
+            var pairs: [(owner: Int64, row: (rowID: Int64, values: ModelValues))] = []
             try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in
                 let rowID = row.int64(at: 0) ?? 0
                 pairs.append((row.int64(at: ownerIndex) ?? 0, (rowID, try modelValues(destination, row, rowID: rowID))))

@@ -242,6 +242,13 @@ final class TableLayout: @unchecked Sendable {
     /// Binds the model's value for `column` to a parameter of an insert or update, with the
     /// errors of ``encode(_:_:)``.
     func bind(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {
+        // An integer, real or text is bound from its slot, without boxing it. (What that can
+        // throw is SQLite refusing the value, which `encoding` passes on as it is too.)
+        if state.hasValue(at: column.propertyIndex),
+           try statement.bind(slot: column.propertyIndex, of: state.values, as: column.codec, at: position)
+        {
+            return
+        }
         try encoding(state, column) { try statement.bind($0, as: column.codec, at: position) }
     }
 
