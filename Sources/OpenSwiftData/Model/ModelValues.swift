@@ -74,6 +74,8 @@ extension ModelValues {
             // Layouts live as long as the process (`ModelLayout.of` keeps them), so the storage
             // does not retain its own.
             unowned(unsafe) let layout: ValueSlots
+            /// `layout.slots`, kept here so finding a value's slot does not go through the
+            /// layout object.
             let slots: UnsafeMutableBufferPointer<ValueSlots.Slot>
         }
 
