@@ -107,7 +107,8 @@ enum TypedSlotKind<Value>: SlotKind {
 }
 
 /// Slots holding an `Any` as it is: a relationship's value or fault, or an externally stored
-/// attribute's. (A `TypedSlotKind<Any>` would put each value through a cast to `Any`.)
+/// or optional attribute's. Not `TypedSlotKind<Any>`: its generic code would cast each value to
+/// `Any` on the way in and box it in a second `Any` on the way out.
 enum AnySlotKind: SlotKind {
     static var type: Any.Type { Any.self }
     static var size: Int { MemoryLayout<Any>.size }
