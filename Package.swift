@@ -34,10 +34,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "PixarFilmTracker",
+            dependencies: ["OpenSwiftData"]
+        ),
         .executableTarget(
             name: "osd",
             dependencies: [
                 "OpenSwiftData",
+                "PixarFilmTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -47,6 +52,7 @@ let package = Package(
             dependencies: [
                 "OpenSwiftData",
                 "osd",
+                "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OpenSwiftData
+import PixarFilmTracker
 
 /// `osd demo`: the Pixar film tracker of the migration articles. Version 1 of the app writes a
 /// store on disk; version 3 opens it, migrating it through a typed transform stage (the release

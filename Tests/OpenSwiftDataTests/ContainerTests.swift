@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenSwiftData
-@testable import osd
+import PixarFilmTracker
 
 @Suite struct ContainerTests {
     @Test func aStoreWrittenClosedAndReopenedKeepsItsModels() throws {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenSwiftData
-@testable import osd
+import PixarFilmTracker
 
 /// A migration killed at any moment leaves the store at the old version or the new one, never
 /// in between.

@@ -1,6 +1,6 @@
 import Foundation
 import OpenSwiftData
-@testable import osd
+import PixarFilmTracker
 
 // The Pixar film tracker of the seeds, V1 to V3, is the demo's own (`Sources/osd/PixarSchemas.swift`):
 // tests open the stores `osd demo` writes, so they use its models. The tests' plan bridges V1 to V2

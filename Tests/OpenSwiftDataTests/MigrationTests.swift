@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenSwiftData
-@testable import osd
+import PixarFilmTracker
 
 /// Every scenario seeds a real store file with the old version's models in one container, then
 /// opens it with the new version in another.
