@@ -216,4 +216,58 @@ import Testing
         #expect(counter.scratch == 0)
         #expect(counter.shouted == "CLICKS")
     }
+
+    /// SQLite stores a NaN as NULL: saving one is refused, naming the attribute, rather than
+    /// reading back as `nil` or failing on a NOT NULL constraint.
+    @Test(arguments: [\Reading.level, \Reading.spare, \Reading.ratio, \Reading.spareRatio] as [PartialKeyPath<Reading> & Sendable])
+    func notANumberIsRefusedNamingTheAttribute(_ keyPath: PartialKeyPath<Reading> & Sendable) throws {
+        let url = temporaryStoreURL()
+        let context = ModelContext(try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: url)))
+        context.insert(Reading(level: 1))
+        try context.save()
+        let reading = Reading(level: 2)
+        let name: String
+        switch keyPath {
+        case \Reading.level: reading.level = .nan; name = "level"
+        case \Reading.spare: reading.spare = .nan; name = "spare"
+        case \Reading.ratio: reading.ratio = .nan; name = "ratio"
+        default: reading.spareRatio = .nan; name = "spareRatio"
+        }
+        context.insert(reading)
+        let error = try #require(throws: SwiftDataError.self) { try context.save() }
+        #expect(error.description.contains("Reading.\(name)"))
+        #expect(error.description.contains("NaN"))
+        let reopened = ModelContext(try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: url)))
+        #expect(try reopened.fetch(FetchDescriptor<Reading>()).map(\.level) == [1])
+    }
+
+    @Test func infinitiesAndTheSmallestValuesSurviveReopening() throws {
+        let url = temporaryStoreURL()
+        do {
+            let context = ModelContext(try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: url)))
+            let reading = Reading(level: -.infinity)
+            reading.spare = .infinity
+            reading.ratio = .leastNonzeroMagnitude
+            reading.spareRatio = -.greatestFiniteMagnitude
+            context.insert(reading)
+            try context.save()
+        }
+        let reading = try ModelContext(try ModelContainer(for: Reading.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Reading>())[0]
+        #expect(reading.level == -.infinity)
+        #expect(reading.spare == .infinity)
+        #expect(reading.ratio == .leastNonzeroMagnitude)
+        #expect(reading.spareRatio == -.greatestFiniteMagnitude)
+    }
+}
+
+/// A sensor reading with floating-point attributes of both widths, optional or not.
+@Model
+final class Reading {
+    var level: Double
+    var spare: Double?
+    var ratio: Float = 0
+    var spareRatio: Float?
+
+    init(level: Double) { self.level = level }
 }

@@ -56,10 +56,14 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         configurations: [ModelConfiguration]
     ) throws {
         try givenSchema.validate()
+        var schema = givenSchema
         if let migrationPlan {
-            try MigrationPlanner.check(migrationPlan, target: givenSchema)
+            // The store records the plan version the models match, not the schema's default,
+            // so an older build of the app recognises it as newer than itself.
+            let (versions, targetIndex) = try MigrationPlanner.check(migrationPlan, target: givenSchema)
+            schema = givenSchema.withVersion(versions[targetIndex].schema.version)
         }
-        schema = givenSchema
+        self.schema = schema
         self.migrationPlan = migrationPlan
         isMigrating = false
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
@@ -69,11 +73,11 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
         for configuration in configurations {
-            let entityNames = try Self.entityNames(of: configuration, in: givenSchema)
+            let entityNames = try Self.entityNames(of: configuration, in: schema)
                 .filter { storeByEntity[$0] == nil }
-            let storeSchema = entityNames.count == givenSchema.entities.count
-                ? givenSchema
-                : Schema(entityNames.compactMap { givenSchema.layouts[$0]?.modelType }, version: givenSchema.version)
+            let storeSchema = entityNames.count == schema.entities.count
+                ? schema
+                : Schema(entityNames.compactMap { schema.layouts[$0]?.modelType }, version: schema.version)
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             if case .file(let url) = location, configuration.allowsSave {

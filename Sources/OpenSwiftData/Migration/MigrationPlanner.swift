@@ -13,8 +13,12 @@ struct MigrationStep {
 /// migration plan (if any) into the steps that bring the store up to date — after checking the
 /// plan, so a broken plan is reported before the store is touched.
 enum MigrationPlanner {
+    /// - Parameters:
+    ///   - store: the store's description, for messages.
+    ///   - backupPath: where the backup goes, when `backingUp`.
     static func steps(
-        stored metadata: StoreMetadata, target: Schema, plan: (any SchemaMigrationPlan.Type)?, store: String
+        stored metadata: StoreMetadata, target: Schema, plan: (any SchemaMigrationPlan.Type)?, store: String,
+        backingUp: Bool, backupPath: String
     ) throws -> [MigrationStep] {
         let stored = try metadata.schema()
         guard let plan else {
@@ -33,12 +37,24 @@ enum MigrationPlanner {
             if let recorded = versions.firstIndex(where: { $0.schema.version.description == metadata.versionIdentifier }),
                isSmallLightweightChange(from: stored.entities, to: versions[recorded].schema) {
                 // A shipped version edited in place: bring the store to what the version now
-                // declares, if that is lightweight, then carry on.
-                migrationLog.warning(
-                    "\(store) records version \(versions[recorded].name) but its structure differs from what that version declares now (\(SchemaDifference(from: stored.entities, to: versions[recorded].schema.entities))); migrating it as a lightweight change. Freeze shipped versions instead of editing them")
-                steps.append(MigrationStep(
-                    from: stored, to: versions[recorded].schema, fromName: "the stored \(versions[recorded].name)",
-                    toName: versions[recorded].name, willMigrate: nil, didMigrate: nil))
+                // declares, if that is lightweight, then carry on. What the edit removed is
+                // dropped only with a backup of the store beside it.
+                let version = versions[recorded]
+                let repair = MigrationStep(
+                    from: stored, to: version.schema, fromName: "the stored \(version.name)",
+                    toName: version.name, willMigrate: nil, didMigrate: nil)
+                let difference = SchemaDifference(from: stored.entities, to: version.schema.entities)
+                if repair.keepsEveryStoredValue {
+                    migrationLog.warning(
+                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); migrating it as a lightweight change. Freeze shipped versions instead of editing them")
+                } else if backingUp {
+                    migrationLog.warning(
+                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); migrating it as a lightweight change drops what the version no longer declares, with its stored values, which the backup \(backupPath) keeps. Freeze shipped versions instead of editing them")
+                } else {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); bringing it to the version would drop stored values, and backsUpBeforeMigrating is off, so it was left untouched. Restore the version as it shipped and add the change as a new version, or turn backups on")
+                }
+                steps.append(repair)
                 storeIndex = recorded
             } else if let newest = versions.last, stored.version > newest.schema.version {
                 throw SwiftDataError.backwardMigration.explaining(

@@ -17,7 +17,9 @@ enum StoreMigration {
               metadata.fingerprint != target.fingerprint
         else { return }
         let store = "the store \(url.path)"
-        let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store)
+        let steps = try MigrationPlanner.steps(
+            stored: metadata, target: target, plan: plan, store: store, backingUp: backingUp,
+            backupPath: MigrationConnection.backupURL(of: url).path)
         guard !steps.isEmpty else { return }
         let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
         if backingUp, !needsBackup {

@@ -64,6 +64,21 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
     }
 
+    /// The same entities and models under another version: the version of a migration plan
+    /// that the models match, which a store then records.
+    func withVersion(_ version: Version) -> Schema {
+        Schema(entities: entities, layouts: layouts, problems: problems, version: version)
+    }
+
+    private init(entities: [Entity], layouts: [String: ModelLayout], problems: [String], version: Version) {
+        encodingVersion = Self.schemaEncodingVersion
+        self.version = version
+        self.entities = entities
+        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.layouts = layouts
+        self.problems = problems
+    }
+
     /// The entity of a model class, if the schema has it.
     public final func entity<T>(for type: T.Type) -> Entity? where T: PersistentModel {
         entitiesByName[Self.entityName(for: type)]

@@ -263,6 +263,8 @@ final class ValueCodec: @unchecked Sendable {
 enum ValueCodecError: Error, CustomStringConvertible {
     case unexpectedNull(typeName: String)
     case unreadable(typeName: String, stored: String)
+    /// A floating-point NaN, which SQLite cannot store.
+    case notANumber
 
     var description: String {
         switch self {
@@ -270,6 +272,8 @@ enum ValueCodecError: Error, CustomStringConvertible {
             "the store holds NULL where the model declares a non-optional \(typeName)"
         case .unreadable(let typeName, let stored):
             "the stored value \(stored) cannot be read as \(typeName)"
+        case .notANumber:
+            "its value is NaN, which SQLite cannot store (it would read back as nil); nothing was saved. Store nil in an optional attribute, or a number, instead"
         }
     }
 }

@@ -199,7 +199,10 @@ final class RawStatement {
             guard let value = values.slot(at: slot, holding: Int.self) else { return false }
             code = sqlite3_bind_int64(statement, index, Int64(value.load(as: Int.self)))
         case .double?:
-            guard let value = values.slot(at: slot, holding: Double.self) else { return false }
+            // A NaN goes the boxed way, which refuses it with the property's name.
+            guard let value = values.slot(at: slot, holding: Double.self), !value.load(as: Double.self).isNaN else {
+                return false
+            }
             code = sqlite3_bind_double(statement, index, value.load(as: Double.self))
         case .string?:
             guard let value = values.slot(at: slot, holding: String.self) else { return false }
@@ -215,13 +218,20 @@ final class RawStatement {
     private func bind(present value: Any, as codec: ValueCodec, at index: Int32) throws -> Int32 {
         switch (codec.identityType, codec.writing) {
         case (.int?, _): sqlite3_bind_int64(statement, index, Int64(unbox(value, as: Int.self)))
-        case (.double?, _): sqlite3_bind_double(statement, index, unbox(value, as: Double.self))
+        case (.double?, _): try bind(real: unbox(value, as: Double.self), at: index)
         case (.string?, _): bind(text: unbox(value, as: String.self), at: index)
         case (nil, .integer(let write)): sqlite3_bind_int64(statement, index, try write(value))
-        case (nil, .real(let write)): sqlite3_bind_double(statement, index, try write(value))
+        case (nil, .real(let write)): try bind(real: try write(value), at: index)
         case (nil, .text(let write)): bind(text: try write(value), at: index)
         case (nil, .blob(let write)): bind(try write(value), at: index)
         }
+    }
+
+    /// Binds a model's floating-point value, refusing NaN: SQLite stores a NaN as NULL, so it
+    /// would read back as `nil` (or fail a non-optional column's NOT NULL).
+    private func bind(real: Double, at index: Int32) throws -> Int32 {
+        if real.isNaN { throw ValueCodecError.notANumber }
+        return sqlite3_bind_double(statement, index, real)
     }
 
     /// Binds text with its length in bytes: SQLite then neither measures it nor stops at a NUL

@@ -52,7 +52,6 @@ final class SQLiteStore: Sendable {
         let statementCounter = StatementCounter()
         self.statementCounter = statementCounter
         var configuration = Configuration()
-        configuration.readonly = readOnly
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
@@ -68,31 +67,68 @@ final class SQLiteStore: Sendable {
             switch location {
             case .inMemory:
                 let database = try DatabaseQueue(configuration: configuration)
-                connection = .own(database)
+                connection = .memory(database)
                 identifier = try Self.create(in: database, schema: schema, tables: tables)
             case .file(let url):
                 let existing = try Self.inspectFile(at: url, readOnly: readOnly)
-                if let existing { try Self.check(existing, against: schema, location: location) }
-                let database: DatabasePool
-                do {
-                    database = try DatabasePool(path: url.path, configuration: configuration)
-                } catch {
-                    throw Self.openError(url, error)
-                }
-                connection = .own(database)
                 if let existing {
-                    identifier = existing.storeIdentifier
+                    try Self.check(existing, against: schema, location: location)
                 } else if readOnly {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "\(url.path) is empty and the configuration is read-only (allowsSave: false), so no store can be created there")
+                }
+                // A read-only store has a writer too, which SQLite keeps from writing: being able
+                // to write is what lets the last connection to close delete the write-ahead log.
+                let writer: DatabaseQueue
+                var writerConfiguration = configuration
+                writerConfiguration.readonly = false
+                writerConfiguration.prepareDatabase { db in
+                    try db.execute(sql: readOnly ? "PRAGMA query_only = ON" : "PRAGMA synchronous = NORMAL")
+                }
+                do {
+                    writer = try DatabaseQueue(path: url.path, configuration: writerConfiguration)
+                    if !readOnly { try Self.useWriteAheadLog(writer) }
+                } catch {
+                    throw Self.openError(url, error)
+                }
+                if let existing {
+                    identifier = existing.storeIdentifier
                 } else {
-                    identifier = try Self.create(in: database, schema: schema, tables: tables)
+                    identifier = try Self.create(in: writer, schema: schema, tables: tables)
+                }
+                var readerConfiguration = configuration
+                readerConfiguration.readonly = true
+                do {
+                    connection = .file(readers: try DatabasePool(path: url.path, configuration: readerConfiguration), writer: writer)
+                } catch {
+                    throw Self.openError(url, error)
                 }
             }
         } catch let error as SwiftDataError {
             throw error
         } catch {
             throw SwiftDataError.loadIssueModelContainer.explaining("\(Self.describe(location)) could not be opened: \(error)")
+        }
+    }
+
+    /// Lets go of the readers before the writer: the last connection to close checkpoints the
+    /// write-ahead log into the file and deletes it, which only a connection that may write can.
+    deinit {
+        if case .file(let readers, let writer) = connection {
+            try? readers.close()
+            try? writer.close()
+        }
+    }
+
+    /// Puts the file in write-ahead-log mode, so that readers never wait for a writer. A store
+    /// already in that mode (every store this build creates) is only read: GRDB's own set-up of
+    /// the mode (`DatabasePool`'s writer) writes a table and drops it on every open, which would
+    /// change the file each time the app launches.
+    private static func useWriteAheadLog(_ writer: DatabaseQueue) throws {
+        try writer.writeWithoutTransaction { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
         }
     }
 
@@ -154,8 +190,11 @@ final class SQLiteStore: Sendable {
         guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
         }
+        // A connection that SQLite would let write (but keeps from writing): as the last
+        // connection to close, it deletes the write-ahead log that reading made, where a
+        // read-only one would leave it beside the store.
         var configuration = Configuration()
-        configuration.readonly = true
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
         let reader: DatabaseQueue
         do {
             reader = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -250,14 +289,29 @@ final class SQLiteStore: Sendable {
 
     /// The store's database: its own connections, or a migration's connection.
     private enum Connection: Sendable {
-        case own(any DatabaseWriter)
+        /// An in-memory database, read and written through one connection.
+        case memory(DatabaseQueue)
+        /// A file, read through read-only connections, so that opening it writes nothing, and
+        /// written through one connection of its own.
+        case file(readers: DatabasePool, writer: DatabaseQueue)
         case migration(UncheckedSendable<Database>)
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
-        case .own(let database): try database.read(body)
+        case .memory(let database): try database.read(body)
+        case .file(let readers, _): try readers.read(body)
         case .migration(let db): try body(db.value)
+        }
+    }
+
+    /// The connection saves go through; `nil` for a read-only store.
+    private var writer: (any DatabaseWriter)? {
+        guard !isReadOnly else { return nil }
+        switch connection {
+        case .memory(let database): return database
+        case .file(_, let writer): return writer
+        case .migration: return nil
         }
     }
 
@@ -269,8 +323,12 @@ final class SQLiteStore: Sendable {
     /// insert itself in a save of one model (a main context autosaving after each change).
     private func write<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
-        case .own(let database):
-            return try database.writeWithoutTransaction { db in
+        case .memory, .file:
+            guard let writer else {
+                throw SwiftDataError.modelValidationFailure.explaining(
+                    "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was written")
+            }
+            return try writer.writeWithoutTransaction { db in
                 // Immediate, as GRDB's own: the write lock is taken at once, so a writer in
                 // another process makes this one wait its busy timeout instead of failing
                 // when a deferred transaction would upgrade.
