@@ -3,6 +3,7 @@ extension ModelContext {
     /// `nil` when no row has the identifier. Unlike ``model(for:)``, never returns an object
     /// for a row that does not exist.
     func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
+        let id = container.permanentIdentifier(for: id) ?? id
         guard let storeIdentifier = id.storeIdentifier else {
             // A temporary identifier: only the unsaved model this context inserted has it.
             return registeredModel(for: id)

@@ -34,6 +34,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// read for the first time can be observed without a look at its context.
     static let migratingCount = Atomic<Int>(0)
     private let storeByEntity: [String: SQLiteStore]
+    /// The identifier each model got at its first save, by the key of the temporary identifier
+    /// it had before, for the models whose temporary identifier was handed out.
+    private let savedTemporaryIdentifiers = Mutex<[UUID: PersistentIdentifier]>([:])
     private let mainContextLock = NSLock()
     nonisolated(unsafe) private var mainContextStorage: ModelContext?
 
@@ -142,6 +145,18 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             mainContextStorage = context
             return context
         }
+    }
+
+    /// Records that the model whose temporary identifier had `temporaryKey` was saved as `id`.
+    func recordSaved(temporaryKey: UUID, as id: PersistentIdentifier) {
+        savedTemporaryIdentifiers.withLock { $0[temporaryKey] = id }
+    }
+
+    /// The permanent identifier a temporary one became when its model was saved; `nil` for a
+    /// permanent identifier, or a model not saved yet.
+    func permanentIdentifier(for id: PersistentIdentifier) -> PersistentIdentifier? {
+        guard let key = id.temporaryKey else { return nil }
+        return savedTemporaryIdentifiers.withLock { $0[key] }
     }
 
     /// The store holding an entity's rows, and the entity's table there.

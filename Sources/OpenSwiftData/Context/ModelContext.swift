@@ -326,6 +326,9 @@ public class ModelContext: Equatable {
                         previous.context = nil
                         previous.model = nil
                     }
+                    if let temporaryKey = state.temporaryKey {
+                        container.recordSaved(temporaryKey: temporaryKey, as: state.modelID)
+                    }
                     identifiers.append(state.modelID)
                 }
             }
@@ -468,16 +471,26 @@ public class ModelContext: Equatable {
     }
 
     /// The model with the identifier: the one this context holds, or one loaded from its store.
-    /// A model whose row does not exist traps when its properties are read, as in SwiftData.
+    ///
+    /// A temporary identifier, taken before its model's first save, resolves to the saved model
+    /// once the context that inserted it has saved, in every context of the container. An
+    /// identifier that resolves to no row gives a model with no values and no context, whose
+    /// properties trap when read, as in SwiftData; one whose entity no model class has gives a model
+    /// of no entity, which no cast to a model class accepts. The lookup itself never traps.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
-        if let model = registeredState(for: persistentModelID)?.model { return model }
-        guard case let (store, table)? = container.table(forEntity: persistentModelID.entityName),
-              let rowID = persistentModelID.rowID
-        else {
-            fatalError("\(persistentModelID) is not a model of this container's stores")
+        let id = container.permanentIdentifier(for: persistentModelID) ?? persistentModelID
+        if let model = registeredState(for: id)?.model { return model }
+        if case let (store, table)? = container.table(forEntity: id.entityName) {
+            let query = Query(store: store, table: table, condition: nil, orderBy: nil)
+            if let rowID = id.rowID, id.storeIdentifier == store.identifier {
+                return Self.openModel(table.layout.modelType, rowID: rowID, query: query, context: self)
+            }
+            return Self.unattachedModel(table.layout.modelType, layout: table.layout)
         }
-        let query = Query(store: store, table: table, condition: nil, orderBy: nil)
-        return Self.openModel(table.layout.modelType, rowID: rowID, query: query, context: self)
+        if let layout = ModelLayout.any(ofEntity: id.entityName) {
+            return Self.unattachedModel(layout.modelType, layout: layout)
+        }
+        return UnresolvedModel()
     }
 
     private static func openModel<M: PersistentModel>(_ type: M.Type, rowID: Int64, query: Query, context: ModelContext) -> M {
@@ -488,9 +501,14 @@ public class ModelContext: Equatable {
         return M(backingData: state)
     }
 
+    /// A model of `type` that stands for no row and belongs to no context.
+    private static func unattachedModel<M: PersistentModel>(_ type: M.Type, layout: ModelLayout) -> M {
+        M(backingData: DefaultBackingData<M>(layout: layout, values: ModelValues()))
+    }
+
     /// The model with the identifier if this context holds it already; never reads a store.
     public func registeredModel<T>(for persistentModelID: PersistentIdentifier) -> T? where T: PersistentModel {
-        registeredState(for: persistentModelID)?.model as? T
+        registeredState(for: container.permanentIdentifier(for: persistentModelID) ?? persistentModelID)?.model as? T
     }
 
     private func registeredState(for id: PersistentIdentifier) -> ModelState? {
@@ -499,7 +517,8 @@ public class ModelContext: Equatable {
             guard let state = registered[id.entityName]?[rowID], state.storeIdentifier == id.storeIdentifier else { return nil }
             return state
         }
-        return inserted.first { $0.modelID == id }
+        guard let key = id.temporaryKey else { return nil }
+        return inserted.first { $0.temporaryKey == key }
     }
 
     // MARK: Helpers

@@ -147,6 +147,11 @@ final class ModelLayout: @unchecked Sendable {
 
     private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])
 
+    /// A layout made so far in the process for a class of entity `name`, if any.
+    static func any(ofEntity name: String) -> ModelLayout? {
+        cache.withLock { cache in cache.values.first { $0.entityName == name } }
+    }
+
     /// The layout of `modelType`, built on first use.
     static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {
         let key = ObjectIdentifier(modelType)

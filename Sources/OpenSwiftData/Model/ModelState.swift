@@ -33,8 +33,9 @@ class ModelState {
     var changedPosition: Int32 = -1
     /// The store the row is in.
     var storeIdentifier: String?
-    /// The key of the model's temporary identifier, made the first time it is asked for.
-    private var temporaryKey: UUID?
+    /// The key of the model's temporary identifier, made the first time it is asked for: a
+    /// model with one after its first save had its temporary identifier handed out.
+    private(set) var temporaryKey: UUID?
 
     /// The context the model is registered with.
     weak var context: ModelContext?

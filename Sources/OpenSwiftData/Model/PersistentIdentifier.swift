@@ -62,6 +62,12 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         return false
     }
 
+    /// The key of a temporary identifier.
+    var temporaryKey: UUID? {
+        if case .temporary(let key) = id.key { return key }
+        return nil
+    }
+
     /// The row's primary key when the identifier names a row of one of our stores.
     var rowID: Int64? {
         if case .row(let rowID) = id.key { return rowID }
