@@ -60,7 +60,7 @@ import Testing
     @Test func translatesToReadableSQL() throws {
         let fragment = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.year > 1995 && $0.title.contains("Toy") }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"(("year" > ?) AND (instr("title", ?) > 0))"#)
+        #expect(fragment.sql == #"(("year" > ?) AND osd_contains("title", ?))"#)
         #expect(fragment.arguments == [1995.databaseValue, "Toy".databaseValue])
     }
 }

@@ -54,11 +54,37 @@ import Testing
         try expectSameSelection(#Predicate<QuerySample> { ($0.notes ?? "").starts(with: $0.title) }, in: nfc)
     }
 
-    @Test func startsWithUsesAnEscapedGlobForConstants() throws {
-        let fragment = try PredicateTranslator.sql(
-            for: #Predicate<QuerySample> { $0.title.starts(with: "a*b?c[d]") }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"("title" GLOB ?)"#)
-        #expect(fragment.arguments == ["a[*]b[?]c[[]d]*".databaseValue])
+    @Test func substringTestsOnTextCompareCharactersAndOnDataBytes() throws {
+        let text = try PredicateTranslator.sql(
+            for: #Predicate<QuerySample> { $0.title.starts(with: "a*b?c[d]") && $0.title.contains("%_") },
+            columns: QueryFixtures.columns)
+        #expect(text.sql == #"(osd_starts_with("title", ?) AND osd_contains("title", ?))"#)
+        #expect(text.arguments == ["a*b?c[d]".databaseValue, "%_".databaseValue])
+        let bytes = Data([1, 2])
+        let data = try PredicateTranslator.sql(
+            for: #Predicate<QuerySample> { $0.data.starts(with: bytes) || $0.data.contains(bytes) },
+            columns: QueryFixtures.columns)
+        #expect(data.sql == #"((substr("data", 1, length(?)) = ?) OR (instr("data", ?) > 0))"#)
+    }
+
+    /// Text in other normalization forms and clusters that bytes split: `contains` and
+    /// `starts(with:)` find whole `Character`s, up to canonical equivalence, as Swift does.
+    @Test(arguments: ["👍", "👍🏽", "e", "é", "e\u{301}", "Cafe", "Café", "Cafe\u{301}", "\r", "\n", "\r\n", "K", "\u{212A}", "line", "👨", "👨‍👩‍👧", "a", ""])
+    func substringTestsAgreeWithSwiftOnEveryString(_ needle: String) throws {
+        let samples = [
+            "👍🏽 great", "👍 fine", "e\u{301}cole", "école", "Cafe\u{301}", "Café", "Cafe", "line\r\nbreak",
+            "line\rbreak", "line\nbreak", "\u{212A}elvin", "Kelvin", "emoji 👨‍👩‍👧 family", "👨 alone", "plain ascii", "",
+        ].enumerated().map { index, title in QuerySample(index + 1) { $0.title = title } }
+        try expectSameSelection(#Predicate<QuerySample> { $0.title.contains(needle) }, in: samples, discriminating: false)
+        try expectSameSelection(#Predicate<QuerySample> { $0.title.starts(with: needle) }, in: samples, discriminating: false)
+        try expectSameSelection(#Predicate<QuerySample> { !$0.title.contains(needle) }, in: samples, discriminating: false)
+    }
+
+    @Test func aThumbIsNotFoundInsideATintedThumb() throws {
+        let samples = [QuerySample(1) { $0.title = "👍🏽" }, QuerySample(2) { $0.title = "👍" }]
+        let thumb = #Predicate<QuerySample> { $0.title.contains("👍") }
+        #expect(try samples.filter { try thumb.evaluate($0) }.map(\.id) == [2])
+        #expect(try QueryFixtures.selectedIDs(thumb, in: QueryFixtures.database(samples)).ids == [2])
     }
 
     @Test func isEmptyAndCharacterCount() throws {
@@ -91,10 +117,10 @@ import Testing
         let composed = #Predicate<QuerySample> { $0.title == "Café" }
         #expect(try QueryFixtures.samples.filter { try composed.evaluate($0) }.map(\.id) == [7, 8])
         #expect(try QueryFixtures.selectedIDs(composed).ids == [7])
-        // Swift matches whole Characters: "Cafe\u{301}" does not contain "e"; SQL finds the byte.
+        // Substring tests agree: Swift matches whole Characters, and so does SQL.
         let letter = #Predicate<QuerySample> { $0.title.contains("Cafe") }
         #expect(try QueryFixtures.samples.filter { try letter.evaluate($0) }.map(\.id) == [])
-        #expect(try QueryFixtures.selectedIDs(letter).ids == [8])
+        #expect(try QueryFixtures.selectedIDs(letter).ids == [])
         // Ordering: "e\u{301}cole" sorts as "école" (after "m") in Swift, as "e…" in SQL.
         let range = #Predicate<QuerySample> { ("d"..."m").contains($0.title) }
         #expect(try QueryFixtures.samples.filter { try range.evaluate($0) }.map(\.id) == [12, 13, 18, 23])

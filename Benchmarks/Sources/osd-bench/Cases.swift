@@ -45,6 +45,8 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B8", title: "fetchCount firstName == \"Jane\"", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B9", title: "fetchCount surname.contains(\"e42\") (a substring search over every row)", drivers: ["raw", "grdb", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B5", title: "Rename every Jane to Wendy + save", drivers: ["raw", "grdb-record", "ours"],
@@ -85,6 +87,9 @@ let allCases: [BenchCase] = [
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#
 let janeSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" WHERE "firstName" = ? ORDER BY "age", "_pk""#
 let janeCountSQL = #"SELECT COUNT(*) FROM "User" WHERE "firstName" = ?"#
+/// B9 by hand: SQLite's byte search, which agrees with Swift's `contains` on this ASCII data.
+let surnameSearchSQL = #"SELECT COUNT(*) FROM "User" WHERE instr("surname", ?) > 0"#
+let surnameNeedle = "e42"
 /// D2's query by hand: the join the relationship stands for.
 let physicsASQL = #"SELECT "Student"."name" FROM "Grade" JOIN "Student" ON "Student"."_pk" = "Grade"."student" WHERE "Grade"."subject" = 'Physics' AND "Grade"."letter" = 'A'"#
 /// F1 and G6's first query, in the plan our sorted, limited fetch uses.
@@ -243,7 +248,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         }, after: closeAll)
 
     // MARK: B3, B3i, B8, B4 reads of users
-    case ("B3", _), ("B3i", _), ("B8", _), ("B4", _):
+    case ("B3", _), ("B3i", _), ("B8", _), ("B9", _), ("B4", _):
         let allSQL = "SELECT \(userColumns) FROM \"User\""
         let fetchesJanes = id.hasPrefix("B3")
         /// B3i's store comes from the schema that indexes `firstName`.
@@ -251,9 +256,9 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         switch driver {
         case "raw", "raw-class", "raw-observable":
             return Job(once: { try seedStore(); raw = try RawDB(path: url.path) }, body: {
-                if id == "B8" {
-                    let count = try raw!.prepare(janeCountSQL)
-                    count.bind(1, "Jane")
+                if id == "B8" || id == "B9" {
+                    let count = try raw!.prepare(id == "B8" ? janeCountSQL : surnameSearchSQL)
+                    count.bind(1, id == "B8" ? "Jane" : surnameNeedle)
                     _ = try count.step()
                     return count.int(0)
                 }
@@ -265,6 +270,7 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
             return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {
                 try queue!.read { db in
                     if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
+                    if id == "B9" { return try Int.fetchOne(db, sql: surnameSearchSQL, arguments: [surnameNeedle]) ?? 0 }
                     var users: [UserValue] = []
                     let rows = try (fetchesJanes
                         ? Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : Row.fetchCursor(db, sql: allSQL))
@@ -285,6 +291,9 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
                 switch id {
                 case "B8":
                     return try context.fetchCount(FetchDescriptor<User>(predicate: jane))
+                case "B9":
+                    let needle = surnameNeedle
+                    return try context.fetchCount(FetchDescriptor<User>(predicate: #Predicate { $0.surname.contains(needle) }))
                 case "B3":
                     let users = try context.fetch(FetchDescriptor<User>(predicate: jane, sortBy: [SortDescriptor(\.age)]))
                     return users.reduce(0) { $0 &+ $1.age }

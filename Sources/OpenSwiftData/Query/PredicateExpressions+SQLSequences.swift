@@ -4,9 +4,10 @@ import GRDB
 // `contains` and `starts(with:)`: membership in a captured collection (`IN`) and substring
 // tests on strings and data.
 //
-// `instr` and `GLOB` are case-sensitive and compare bytes, as Swift's `contains` does for text
-// in one normalization form; `LIKE` would ignore ASCII case and treat `%` and `_` as
-// wildcards, so it is never used.
+// Strings are searched by `osd_contains` and `osd_starts_with`, which compare `Character`s as
+// Swift does (``CharacterSubstringFunctions``); data by `instr` and `substr`, which compare
+// bytes. `LIKE` would ignore ASCII case and treat `%` and `_` as wildcards, and `GLOB` and
+// `instr` on text find a byte sequence inside a `Character`, so none of them is used for text.
 
 extension PredicateExpressions.SequenceContains: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
@@ -100,43 +101,33 @@ extension PredicateTranslationScope {
 }
 
 extension PredicateExpressions.CollectionContainsCollection: PredicateSQLTranslatable {
-    /// `instr(base, other) > 0`: case-sensitive, no wildcards; `""` is found in every string,
-    /// as in Swift.
+    /// `osd_contains(base, other)` for strings, `instr(base, other) > 0` for data:
+    /// case-sensitive, no wildcards; `""` is found in every string, as in Swift.
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let haystack = try scope.translate(base)
         let needle = try scope.translate(other)
         if let folded = scope.folded(self, [haystack, needle]) { return folded }
-        let (h, n, _) = try scope.substringOperands(
+        let (h, n, isString) = try scope.substringOperands(
             haystack, needle, baseType: Base.Output.self, otherType: Other.Output.self, in: Self.self)
+        if isString {
+            return .sql("\(raw: CharacterSubstringFunctions.contains)(\(h), \(n))", type: Bool.self)
+        }
         return .sql("(instr(\(h), \(n)) > 0)", type: Bool.self)
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: PredicateSQLTranslatable {
-    /// `base GLOB 'prefix*'` for a constant string prefix (with `*`, `?` and `[` escaped, and
-    /// usable by an index), `substr(base, 1, length(prefix)) = prefix` otherwise.
+    /// `osd_starts_with(base, prefix)` for strings, `substr(base, 1, length(prefix)) = prefix`
+    /// for data.
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let whole = try scope.translate(base)
         let start = try scope.translate(prefix)
         if let folded = scope.folded(self, [whole, start]) { return folded }
         let (b, p, isString) = try scope.substringOperands(
             whole, start, baseType: Base.Output.self, otherType: Prefix.Output.self, in: Self.self)
-        if isString, let constant = start.constantValue as? String, !constant.contains("\0") {
-            let pattern = SQLFragment.argument((Self.globEscaped(constant) + "*").databaseValue)
-            return .sql("(\(b) GLOB \(pattern))", type: Bool.self)
+        if isString {
+            return .sql("\(raw: CharacterSubstringFunctions.startsWith)(\(b), \(p))", type: Bool.self)
         }
         return .sql("(substr(\(b), 1, length(\(p))) = \(p))", type: Bool.self)
-    }
-
-    /// `text` as a GLOB pattern matching only itself.
-    static func globEscaped(_ text: String) -> String {
-        var pattern = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "*", "?", "[": pattern += "[\(character)]"
-            default: pattern.unicodeScalars.append(character)
-            }
-        }
-        return pattern
     }
 }

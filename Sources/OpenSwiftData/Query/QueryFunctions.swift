@@ -13,6 +13,7 @@ import GRDB
 /// | `osd_localized_standard_contains(s, t)` | function | `s.localizedStandardContains(t)` as 0/1 |
 /// | `osd_localized_compare(s, t)` | function | `s.localizedCompare(t)` as -1/0/1 |
 /// | `osd_case_insensitive_compare(s, t)` | function | `s.caseInsensitiveCompare(t)` as -1/0/1 |
+/// | `osd_contains(s, t)`, `osd_starts_with(s, t)` | function | `s.contains(t)`, `s.starts(with: t)` over `Character`s (``CharacterSubstringFunctions``) |
 /// | `osd_character_count(s)` | function | `s.count`: Swift's `Character`s, not code points |
 /// | `osd_float(x)` | function | `Double(Float(x))`, Swift's `Float` rounding |
 /// | `osd_real_divide(x, y)` | function | `x / y` on doubles: ±infinity for division by zero; fails on NaN |
@@ -42,6 +43,7 @@ enum QueryFunctions {
     static let localizedCollation = "osd_localized"
 
     static func install(in db: Database) {
+        CharacterSubstringFunctions.install(in: db)
         db.add(function: stringFunction(localizedStandardContainsFunction, pure: false) { string, other in
             localizedStandardContains(string, other)
         })
