@@ -78,9 +78,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         for configuration in configurations {
             let entityNames = try Self.entityNames(of: configuration, in: schema)
                 .filter { storeByEntity[$0] == nil }
-            let storeSchema = entityNames.count == schema.entities.count
-                ? schema
-                : Schema(entityNames.compactMap { schema.layouts[$0]?.modelType }, version: schema.version)
+            let storeSchema = schema.restricted(to: entityNames)
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             if case .file(let url) = location, configuration.allowsSave {

@@ -30,9 +30,22 @@ enum MigrationPlanner {
                 from: stored, to: target, fromName: "the stored schema \(stored.version)",
                 toName: "the current models \(target.version)", willMigrate: nil, didMigrate: nil)]
         }
-        let (versions, targetIndex) = try check(plan, target: target)
+        // A store holding some of the container's entities (one of several configurations)
+        // goes through the plan's versions restricted to those entities.
+        let versions = try validatedVersions(of: plan).map { $0.restricted(to: target.entities.map(\.name)) }
+        guard let targetIndex = versions.firstIndex(where: { $0.schema.version == target.version && $0.schema.fingerprint == target.fingerprint })
+            ?? versions.firstIndex(where: { $0.schema.fingerprint == target.fingerprint })
+        else {
+            let nearest = nearestVersion(to: target.entities, in: versions)
+            throw SwiftDataError.unknownSchema.explaining(
+                "the models \(store) is opened with match no version of \(plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
+        }
+        if let newest = versions.last, stored.version > newest.schema.version {
+            throw SwiftDataError.backwardMigration.explaining(
+                "\(store) was written by schema version \(stored.version), newer than every version this app declares (up to \(newest.name)); it was left untouched. Update the app")
+        }
         var steps: [MigrationStep] = []
-        var storeIndex = versions.firstIndex { $0.schema.fingerprint == metadata.fingerprint }
+        var storeIndex = storeVersion(recorded: metadata, among: versions, upTo: targetIndex)
         if storeIndex == nil {
             if let recorded = versions.firstIndex(where: { $0.schema.version.description == metadata.versionIdentifier }),
                isSmallLightweightChange(from: stored.entities, to: versions[recorded].schema) {
@@ -56,9 +69,6 @@ enum MigrationPlanner {
                 }
                 steps.append(repair)
                 storeIndex = recorded
-            } else if let newest = versions.last, stored.version > newest.schema.version {
-                throw SwiftDataError.backwardMigration.explaining(
-                    "\(store) was written by schema version \(stored.version), newer than every version this app declares (up to \(newest.name)); it was left untouched. Update the app")
             } else {
                 let nearest = nearestVersion(to: stored.entities, in: versions)
                 throw SwiftDataError.unknownSchema.explaining(
@@ -73,6 +83,8 @@ enum MigrationPlanner {
         for index in start..<targetIndex {
             let from = versions[index]
             let to = versions[index + 1]
+            // A version that changes only other stores' entities changes nothing here.
+            if from.schema.fingerprint == to.schema.fingerprint { continue }
             var willMigrate: (@Sendable (ModelContext) throws -> Void)?
             var didMigrate: (@Sendable (ModelContext) throws -> Void)?
             for stage in plan.stages {
@@ -89,13 +101,29 @@ enum MigrationPlanner {
         return steps
     }
 
+    /// The version a store is at: among the versions with its structure, the one it records,
+    /// or else the newest up to the target (several versions restricted to one store's entities
+    /// can share a structure).
+    private static func storeVersion(recorded metadata: StoreMetadata, among versions: [VersionInfo], upTo targetIndex: Int) -> Int? {
+        let candidates = versions.indices.filter { versions[$0].schema.fingerprint == metadata.fingerprint }
+        return candidates.first { versions[$0].schema.version.description == metadata.versionIdentifier }
+            ?? candidates.last { $0 <= targetIndex }
+            ?? candidates.first
+    }
+
+    /// The plan's versions, each with its schema built once, after ``validate(_:_:)``.
+    private static func validatedVersions(of plan: any SchemaMigrationPlan.Type) throws -> [VersionInfo] {
+        let versions = plan.schemas.map { VersionInfo($0) }
+        try validate(plan, versions)
+        return versions
+    }
+
     /// Checks the plan, and that the container's models are one of its versions; returns the
     /// versions and the index of that one. Runs whenever a container is given a plan, before any
     /// store is opened.
     @discardableResult
     static func check(_ plan: any SchemaMigrationPlan.Type, target: Schema) throws -> (versions: [VersionInfo], targetIndex: Int) {
-        let versions = plan.schemas.map { VersionInfo($0) }
-        try validate(plan, versions)
+        let versions = try validatedVersions(of: plan)
         guard let targetIndex = versions.firstIndex(where: { $0.schema.fingerprint == target.fingerprint }) else {
             let nearest = nearestVersion(to: target.entities, in: versions)
             throw SwiftDataError.unknownSchema.explaining(
@@ -113,6 +141,16 @@ enum MigrationPlanner {
         init(_ type: any VersionedSchema.Type) {
             self.type = type
             schema = Schema(versionedSchema: type)
+        }
+
+        private init(type: any VersionedSchema.Type, schema: Schema) {
+            self.type = type
+            self.schema = schema
+        }
+
+        /// The version with only the entities one store holds.
+        func restricted(to entityNames: [String]) -> VersionInfo {
+            VersionInfo(type: type, schema: schema.restricted(to: entityNames))
         }
     }
 

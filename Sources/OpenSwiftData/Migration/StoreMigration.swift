@@ -13,24 +13,36 @@ import GRDB
 /// table.
 enum StoreMigration {
     static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
-        guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false),
-              metadata.fingerprint != target.fingerprint
-        else { return }
+        guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false) else { return }
+        // A store with the models' structure is up to date, unless a plan's version of the same
+        // structure is still to be recorded: custom stages between its version and the models'
+        // still run (a store holding some of the entities can keep its structure through
+        // versions), and a store written before stores recorded their version gets it once.
+        let recordsTargetVersion = plan == nil || metadata.versionIdentifier == target.version.description
+        if metadata.fingerprint == target.fingerprint, recordsTargetVersion { return }
         let store = "the store \(url.path)"
         let steps = try MigrationPlanner.steps(
             stored: metadata, target: target, plan: plan, store: store, backingUp: backingUp,
             backupPath: MigrationConnection.backupURL(of: url).path)
-        guard !steps.isEmpty else { return }
+        if steps.isEmpty {
+            if metadata.fingerprint == target.fingerprint, !recordsTargetVersion {
+                try MigrationConnection.inTransaction(at: url, backingUp: false) { db in
+                    try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
+                }
+                migrationLog.info("\(store) now records version \(target.version), whose structure it has")
+            }
+            return
+        }
         let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
         if backingUp, !needsBackup {
             migrationLog.info("\(store): the migration only adds and renames, so no backup copy is made")
         }
-        try migrate(url, metadata: metadata, steps: steps, plan: plan, backingUp: needsBackup)
+        try migrate(url, metadata: metadata, steps: steps, target: target, plan: plan, backingUp: needsBackup)
     }
 
     private static func migrate(
-        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], plan: (any SchemaMigrationPlan.Type)?,
-        backingUp: Bool
+        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], target: Schema,
+        plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool
     ) throws {
         let started = Date()
         do {
@@ -40,6 +52,8 @@ enum StoreMigration {
                     try run(step, from: current, db, url: url, identifier: metadata.storeIdentifier, plan: plan)
                     current = step.to.entities
                 }
+                // The version reached, which the last step's structure may share with later ones.
+                try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
             }
         } catch let error as SwiftDataError {
             throw error

@@ -70,6 +70,15 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         Schema(entities: entities, layouts: layouts, problems: problems, version: version)
     }
 
+    /// The schema of the entities named (and those their relationships reach), under the same
+    /// version: what one of several configurations stores. The schema itself when it names
+    /// every entity.
+    func restricted(to entityNames: [String]) -> Schema {
+        let names = Set(entityNames)
+        if entities.allSatisfy({ names.contains($0.name) }) { return self }
+        return Schema(entities.filter { names.contains($0.name) }.compactMap { layouts[$0.name]?.modelType }, version: version)
+    }
+
     private init(entities: [Entity], layouts: [String: ModelLayout], problems: [String], version: Version) {
         encodingVersion = Self.schemaEncodingVersion
         self.version = version
