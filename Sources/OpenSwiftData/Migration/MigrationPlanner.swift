@@ -15,10 +15,10 @@ struct MigrationStep {
 enum MigrationPlanner {
     /// - Parameters:
     ///   - store: the store's description, for messages.
-    ///   - backupPath: where the backup goes, when `backingUp`.
+    ///   - backingUp: whether the store is copied before the migration.
     static func steps(
         stored metadata: StoreMetadata, target: Schema, plan: (any SchemaMigrationPlan.Type)?, store: String,
-        backingUp: Bool, backupPath: String
+        backingUp: Bool
     ) throws -> [MigrationStep] {
         let stored = try metadata.schema()
         guard let plan else {
@@ -57,16 +57,12 @@ enum MigrationPlanner {
                     from: stored, to: version.schema, fromName: "the stored \(version.name)",
                     toName: version.name, willMigrate: nil, didMigrate: nil)
                 let difference = SchemaDifference(from: stored.entities, to: version.schema.entities)
-                if repair.keepsEveryStoredValue {
-                    migrationLog.warning(
-                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); migrating it as a lightweight change. Freeze shipped versions instead of editing them")
-                } else if backingUp {
-                    migrationLog.warning(
-                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); migrating it as a lightweight change drops what the version no longer declares, with its stored values, which the backup \(backupPath) keeps. Freeze shipped versions instead of editing them")
-                } else {
+                if !repair.droppedProperties.isEmpty, !backingUp {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
-                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); bringing it to the version would drop stored values, and backsUpBeforeMigrating is off, so it was left untouched. Restore the version as it shipped and add the change as a new version, or turn backups on")
+                        "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); bringing it to the version would drop \(repair.droppedProperties.joined(separator: ", ")) with their stored values, and backsUpBeforeMigrating is off, so it was left untouched. Restore the version as it shipped and add the change as a new version, or turn backups on")
                 }
+                migrationLog.warning(
+                    "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); migrating it as a lightweight change. Freeze shipped versions instead of editing them")
                 steps.append(repair)
                 storeIndex = recorded
             } else {
@@ -231,6 +227,22 @@ extension MigrationStage {
 }
 
 extension MigrationStep {
+    /// What the step drops with its stored values: the old version's entities, attributes and
+    /// relationships that the new one neither keeps under their name nor continues through an
+    /// `originalName`, as "entity Name", "Entity.attribute", "Entity.relationship".
+    var droppedProperties: [String] {
+        from.entities.flatMap { old -> [String] in
+            guard let new = to.entitiesByName[old.name] else { return ["entity \(old.name)"] }
+            let attributes = old.attributesInOrder.filter { attribute in
+                !new.attributesInOrder.contains { $0.name == attribute.name || $0.originalName == attribute.name }
+            }.map(\.name)
+            let relationships = old.relationshipsInOrder.filter { relationship in
+                !new.relationshipsInOrder.contains { $0.name == relationship.name || $0.originalName == relationship.name }
+            }.map(\.name)
+            return (attributes + relationships).map { "\(old.name).\($0)" }
+        }
+    }
+
     /// Whether the step can only add to the store or rename what it holds: it has no custom
     /// stage, and every entity, attribute and relationship of the old version is still there
     /// (under its name, or as a new property's `originalName`) with the same kind of storage.

@@ -21,9 +21,7 @@ enum StoreMigration {
         let recordsTargetVersion = plan == nil || metadata.versionIdentifier == target.version.description
         if metadata.fingerprint == target.fingerprint, recordsTargetVersion { return }
         let store = "the store \(url.path)"
-        let steps = try MigrationPlanner.steps(
-            stored: metadata, target: target, plan: plan, store: store, backingUp: backingUp,
-            backupPath: MigrationConnection.backupURL(of: url).path)
+        let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store, backingUp: backingUp)
         if steps.isEmpty {
             if metadata.fingerprint == target.fingerprint, !recordsTargetVersion {
                 try MigrationConnection.inTransaction(at: url, backingUp: false) { db in
@@ -36,6 +34,11 @@ enum StoreMigration {
         let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
         if backingUp, !needsBackup {
             migrationLog.info("\(store): the migration only adds and renames, so no backup copy is made")
+        }
+        for step in steps where !step.droppedProperties.isEmpty {
+            let kept = backingUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
+            migrationLog.warning(
+                "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) with their stored values; \(kept)")
         }
         try migrate(url, metadata: metadata, steps: steps, target: target, plan: plan, backingUp: needsBackup)
     }
