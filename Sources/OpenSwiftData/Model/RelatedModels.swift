@@ -58,7 +58,9 @@ extension PersistentModel {
         func model(_ object: AnyObject) -> any PersistentModel { unsafeDowncast(object, to: Self.self) }
         func project<Held>(_ held: Held) -> [any PersistentModel] {
             let type = ObjectIdentifier(Held.self)
-            if type == ObjectIdentifier(Self.self) { return [unsafeBitCast(held, to: Self.self)] }
+            if type == ObjectIdentifier(Self.self) {
+                return [withUnsafePointer(to: held) { $0.withMemoryRebound(to: Self.self, capacity: 1) { $0.pointee } }]
+            }
             if type == ObjectIdentifier(types.optional) { return unsafeBitCast(held, to: AnyObject?.self).map { [model($0)] } ?? [] }
             if type == ObjectIdentifier(types.array) { return unsafeBitCast(held, to: [AnyObject].self).map(model) }
             if type == ObjectIdentifier(types.optionalArray) { return unsafeBitCast(held, to: [AnyObject]?.self)?.map(model) ?? [] }
