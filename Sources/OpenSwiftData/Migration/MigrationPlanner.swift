@@ -5,8 +5,8 @@ struct MigrationStep {
     let to: Schema
     let fromName: String
     let toName: String
-    let willMigrate: (@Sendable (ModelContext) throws -> Void)?
-    let didMigrate: (@Sendable (ModelContext) throws -> Void)?
+    let willMigrate: ((ModelContext) throws -> Void)?
+    let didMigrate: ((ModelContext) throws -> Void)?
 }
 
 /// Turns a store's recorded schema, the schema the container opens it with, and the app's
@@ -81,8 +81,8 @@ enum MigrationPlanner {
             let to = versions[index + 1]
             // A version that changes only other stores' entities changes nothing here.
             if from.schema.fingerprint == to.schema.fingerprint { continue }
-            var willMigrate: (@Sendable (ModelContext) throws -> Void)?
-            var didMigrate: (@Sendable (ModelContext) throws -> Void)?
+            var willMigrate: ((ModelContext) throws -> Void)?
+            var didMigrate: ((ModelContext) throws -> Void)?
             for stage in plan.stages {
                 if case .custom(let stageFrom, let stageTo, let will, let did) = stage,
                    stageFrom == from.type, stageTo == to.type {

@@ -32,8 +32,8 @@ extension MigrationStage {
         model oldType: Old.Type,
         to newType: New.Type,
         batchSize: Int = 1000,
-        willMigrate: (@Sendable (_ context: ModelContext) throws -> Void)? = nil,
-        transform: @escaping @Sendable (_ old: Old, _ new: New) throws -> Void
+        willMigrate: ((_ context: ModelContext) throws -> Void)? = nil,
+        transform: @escaping (_ old: Old, _ new: New) throws -> Void
     ) -> MigrationStage {
         .custom(fromVersion: fromVersion, toVersion: toVersion, willMigrate: willMigrate, didMigrate: { context in
             guard let session = MigrationSession.current else {

@@ -105,7 +105,7 @@ enum StoreMigration {
     /// Runs a custom stage's closure with a context over the migrating transaction; what the
     /// closure saves, and what it leaves unsaved, is written into the migration.
     private static func runStage(
-        _ closure: @Sendable (ModelContext) throws -> Void, schema: Schema, _ db: Database, url: URL,
+        _ closure: (ModelContext) throws -> Void, schema: Schema, _ db: Database, url: URL,
         identifier: String, step: MigrationStep, phase: String
     ) throws {
         let store = SQLiteStore(migrating: db, schema: schema, identifier: identifier, location: .file(url))
