@@ -6,7 +6,7 @@ import SwiftSyntaxMacros
 enum ModelDiagnostic: DiagnosticMessage {
     case notAClass(name: String)
     case letProperty(name: String)
-    case missingType(name: String, suggestion: String?)
+    case missingType(name: String)
     case multipleBindings(names: String)
     case unsupportedModifier(modifier: String, name: String)
     case propertyObservers(observer: String, name: String)
@@ -22,10 +22,9 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .letProperty(let name):
             return "'let' properties of a @Model class are not persisted; use 'var' to persist '\(name)', "
                 + "or mark it '@Transient' and give it an initial value to keep it out of the store"
-        case .missingType(let name, let suggestion):
-            let example = suggestion.map { " (for example 'var \(name): \($0)')" } ?? ""
-            return "persisted property '\(name)' needs an explicit type\(example): "
-                + "@Model turns it into accessors over the model's backing data, and those cannot infer a type"
+        case .missingType(let name):
+            return "persisted property '\(name)' needs a type or an initial value to infer it from "
+                + "(for example 'var \(name): String' or 'var \(name) = \"\"')"
         case .multipleBindings(let names):
             return "'\(names)' declares several properties in one 'var'; "
                 + "@Model needs each persisted property in its own 'var' declaration"
@@ -98,20 +97,8 @@ extension ModelProblem {
                 message: ModelDiagnostic.letProperty(name: name),
                 fixIts: fixIts)
 
-        case .missingType(let decl, let binding, let name):
-            let suggestion = binding.initializer.flatMap { inferredTypeName(of: $0.value) }
-            let fixIts = suggestion.map { type in
-                [FixIt(
-                    message: ModelFixIt(message: "add ': \(type)'"),
-                    changes: [.replaceText(
-                        range: binding.pattern.endPositionBeforeTrailingTrivia..<binding.pattern.endPositionBeforeTrailingTrivia,
-                        with: ": \(type)",
-                        in: Syntax(decl))])]
-            } ?? []
-            return Diagnostic(
-                node: binding.pattern,
-                message: ModelDiagnostic.missingType(name: name, suggestion: suggestion),
-                fixIts: fixIts)
+        case .missingType(_, let binding, let name):
+            return Diagnostic(node: binding.pattern, message: ModelDiagnostic.missingType(name: name))
 
         case .multipleBindings(let decl):
             let names = decl.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ", ")
@@ -206,26 +193,6 @@ private func splitBindingsFixIt(_ decl: VariableDeclSyntax) -> FixIt? {
             range: decl.positionAfterSkippingLeadingTrivia..<decl.endPositionBeforeTrailingTrivia,
             with: replacement,
             in: Syntax(decl))])
-}
-
-/// A type name for the fix-it of a persisted property written without one, when the initial
-/// value makes it certain: literals, and `TypeName(...)` calls such as `Date()` or `UUID()`.
-func inferredTypeName(of expression: ExprSyntax) -> String? {
-    if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
-    if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
-    if expression.is(StringLiteralExprSyntax.self) { return "String" }
-    if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
-    if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-        return inferredTypeName(of: prefix.expression)
-    }
-    if let call = expression.as(FunctionCallExprSyntax.self),
-       call.trailingClosure == nil,
-       let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
-       callee.argumentNames == nil,
-       let first = callee.baseName.text.first, first.isUppercase {
-        return callee.baseName.text
-    }
-    return nil
 }
 
 extension SyntaxProtocol {

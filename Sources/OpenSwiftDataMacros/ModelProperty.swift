@@ -16,7 +16,9 @@ enum MemberKind {
 struct PersistedProperty {
     /// The name as written (may carry backticks), used in key paths.
     let identifier: TokenSyntax
-    let type: TypeSyntax
+    /// The type as written; `nil` when Swift infers it from the initial value
+    /// (`var tags = [String]()`).
+    let type: TypeSyntax?
     let initializer: ExprSyntax?
     let attribute: AttributeSyntax?
     let relationship: AttributeSyntax?
@@ -117,7 +119,8 @@ extension VariableDeclSyntax {
            }) {
             problems.append(.propertyObservers(self, accessor: observer, name: name))
         }
-        guard let type = binding.typeAnnotation?.type else {
+        let type = binding.typeAnnotation?.type
+        if type == nil, binding.initializer == nil {
             problems.append(.missingType(self, binding: binding, name: name))
             return .invalid(problems)
         }
@@ -125,7 +128,7 @@ extension VariableDeclSyntax {
 
         return .persisted(PersistedProperty(
             identifier: identifier.trimmed,
-            type: type.trimmed,
+            type: type?.trimmed,
             initializer: binding.initializer?.value.trimmed,
             attribute: attribute,
             relationship: relationship

@@ -151,8 +151,11 @@ extension PersistentModelMacro: MemberMacro {
 
     /// One `Schema.PropertyMetadata(...)` for a persisted property.
     static func metadataEntry(for property: PersistedProperty, className: String) -> String {
-        let defaultValue = property.initializer.map {
-            "(\($0.trimmedDescription) as \(property.type.castableDescription))"
+        // The initial value as the property's type; with no type written, the value alone is
+        // what Swift infers the property's type from, so it needs no cast.
+        let defaultValue = property.initializer.map { initializer in
+            property.type.map { "(\(initializer.trimmedDescription) as \($0.castableDescription))" }
+                ?? "(\(initializer.trimmedDescription))"
         } ?? "nil"
 
         let marker: String

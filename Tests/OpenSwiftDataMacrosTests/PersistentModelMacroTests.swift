@@ -1159,24 +1159,86 @@ import Testing
     }
 
     /// A persisted `var` needs a type; when the initial value makes it certain, a fix-it adds it.
-    @Test func missingTypeIsRejected() {
+    @Test func typesInferredFromInitialValuesNeedNoAnnotation() {
         assertExpansion(
             #"""
             @Model
             final class Counter {
                 var count = 0
-                var label = "x"
-                var created = Date()
-                var start = Date.now
+                var tags = [String]()
             }
             """#,
             expandedSource: #"""
-
             final class Counter {
+                @_PersistedProperty
                 var count = 0
-                var label = "x"
-                var created = Date()
-                var start = Date.now
+                @_PersistedProperty
+                var tags = [String]()
+
+                @Transient
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
+
+                var persistentBackingData: any OpenSwiftData.BackingData<Counter> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                    return [
+                        OpenSwiftData.Schema.PropertyMetadata(name: "count", keypath: \Counter.count, defaultValue: (0), metadata: nil),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "tags", keypath: \Counter.tags, defaultValue: ([String]()), metadata: nil),
+                    ]
+                }
+
+                init(backingData: any OpenSwiftData.BackingData<Counter>) {
+                    _count = _SwiftDataNoType()
+                    _tags = _SwiftDataNoType()
+                    self.persistentBackingData = backingData
+                }
+
+                @Transient
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Counter, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Counter, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                struct _SwiftDataNoType {
+                }
+            }
+
+            extension Counter: nonisolated OpenSwiftData.PersistentModel {
+            }
+
+            extension Counter: nonisolated Observation.Observable {
+            }
+
+            @available(*, unavailable, message: "PersistentModels are not Sendable, consider utilizing a ModelActor or use Counter's persistentModelID instead")
+            extension Counter: Sendable {
+            }
+            """#,
+            macros: only("Model"))
+    }
+
+    @Test func aPropertyWithNeitherTypeNorInitialValueIsRejected() {
+        assertExpansion(
+            #"""
+            @Model
+            final class Counter {
+                var count
+            }
+            """#,
+            expandedSource: #"""
+            final class Counter {
+                var count
 
                 @Transient
                 @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Counter> = Counter.createBackingData()
@@ -1225,44 +1287,14 @@ import Testing
             """#,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "persisted property 'count' needs an explicit type (for example 'var count: Int'): @Model turns it into accessors over the model's backing data, and those cannot infer a type",
+                    message: "persisted property 'count' needs a type or an initial value to infer it from (for example 'var count: String' or 'var count = \"\"')",
                     line: 3,
-                    column: 9,
-                    fixIts: [FixItSpec(message: "add ': Int'")]
-                ),
-                DiagnosticSpec(
-                    message: "persisted property 'label' needs an explicit type (for example 'var label: String'): @Model turns it into accessors over the model's backing data, and those cannot infer a type",
-                    line: 4,
-                    column: 9,
-                    fixIts: [FixItSpec(message: "add ': String'")]
-                ),
-                DiagnosticSpec(
-                    message: "persisted property 'created' needs an explicit type (for example 'var created: Date'): @Model turns it into accessors over the model's backing data, and those cannot infer a type",
-                    line: 5,
-                    column: 9,
-                    fixIts: [FixItSpec(message: "add ': Date'")]
-                ),
-                DiagnosticSpec(
-                    message: "persisted property 'start' needs an explicit type: @Model turns it into accessors over the model's backing data, and those cannot infer a type",
-                    line: 6,
                     column: 9
                 ),
             ],
-            macros: only("Model"),
-            applyFixIts: ["add ': Int'", "add ': String'", "add ': Date'"],
-            fixedSource: #"""
-            @Model
-            final class Counter {
-                var count: Int = 0
-                var label: String = "x"
-                var created: Date = Date()
-                var start = Date.now
-            }
-            """#
-        )
+            macros: only("Model"))
     }
 
-    /// `var a, b: Int` is split into one declaration per property by the fix-it.
     @Test func multipleBindingsAreRejected() {
         assertExpansion(
             #"""

@@ -241,6 +241,36 @@ import Testing
         #expect(try reopened.fetch(FetchDescriptor<Reading>()).map(\.level) == [1])
     }
 
+    @Test func propertiesWithInferredTypesAreStoredAsTheirTypes() throws {
+        let url = temporaryStoreURL()
+        let schema = Schema([Habit.self])
+        let types = Dictionary(uniqueKeysWithValues: try #require(schema.entity(for: Habit.self)).attributesInOrder.map { ($0.name, $0.valueTypeName) })
+        #expect(types["streak"] == "Int")
+        #expect(types["tags"] == "Array<String>")
+        #expect(types["frequency"]?.hasSuffix("Frequency") == true)
+        do {
+            let context = ModelContext(try ModelContainer(for: schema, configurations: ModelConfiguration(url: url)))
+            let habit = Habit(name: "read")
+            habit.streak = 12
+            habit.tags = ["books"]
+            habit.notesByDay = ["mon": "20 pages"]
+            habit.frequency = .weekly
+            context.insert(habit)
+            context.insert(Habit(name: "walk"))
+            try context.save()
+        }
+        let habits = try ModelContext(try ModelContainer(for: schema, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Habit>(sortBy: [SortDescriptor(\.name)]))
+        #expect(habits.map(\.name) == ["read", "walk"])
+        #expect(habits.map(\.streak) == [12, 0])
+        #expect(habits.map(\.tags) == [["books"], []])
+        #expect(habits[0].notesByDay == ["mon": "20 pages"])
+        #expect(habits.map(\.frequency) == [.weekly, .daily])
+        #expect(habits[1].target == 0.5 && habits[1].isActive && habits[1].offset == -3)
+        #expect(habits[1].reminder == .distantFuture)
+        #expect(habits[1].code.uuidString.hasSuffix("0A"))
+    }
+
     @Test func infinitiesAndTheSmallestValuesSurviveReopening() throws {
         let url = temporaryStoreURL()
         do {
@@ -270,4 +300,24 @@ final class Reading {
     var spareRatio: Float?
 
     init(level: Double) { self.level = level }
+}
+
+/// Persisted properties whose types Swift infers from their initial values, as apps write them.
+@Model
+final class Habit {
+    enum Frequency: String, Codable { case daily, weekly }
+
+    var name = ""
+    var streak = 0
+    var target = 0.5
+    var isActive = true
+    var tags = [String]()
+    var notesByDay = [String: String]()
+    var frequency = Frequency.daily
+    var started = Date(timeIntervalSinceReferenceDate: 0)
+    var reminder = Date.distantFuture
+    var code = UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!
+    var offset = -3
+
+    init(name: String) { self.name = name }
 }
