@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "OpenSwiftData", targets: ["OpenSwiftData"]),
+        // `import SwiftData` for code built where Apple's SwiftData does not exist (Linux).
+        .library(name: "SwiftData", targets: ["SwiftData"]),
         .executable(name: "osd", targets: ["osd"]),
     ],
     dependencies: [
@@ -35,6 +37,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "SwiftData",
+            dependencies: ["OpenSwiftData"]
+        ),
+        .target(
             name: "PixarFilmTracker",
             dependencies: ["OpenSwiftData"]
         ),
@@ -55,6 +61,11 @@ let package = Package(
                 "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "SwiftDataModuleTests",
+            dependencies: ["SwiftData"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "OpenSwiftDataSwift5Tests",

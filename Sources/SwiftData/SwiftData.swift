@@ -1,0 +1,4 @@
+// `import SwiftData` on platforms without Apple's SwiftData: this module re-exports
+// OpenSwiftData, so SwiftData code, module-qualified names (`SwiftData.PersistentModel`)
+// included, builds unchanged. On Apple platforms, import OpenSwiftData instead.
+@_exported import OpenSwiftData
