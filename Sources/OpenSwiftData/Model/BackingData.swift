@@ -16,6 +16,9 @@ public protocol BackingData<Model> {
     /// Information the backing data keeps about the model.
     var metadata: Any { get }
 
+    // The `Decodable` and `Encodable` accessors are disfavored: a model that is itself `Codable`
+    // matches them and the model accessors alike, and as a related model it is a relationship.
+    @_disfavoredOverload
     func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: Decodable
     func getValue<Value>(forKey: KeyPath<Model, Value>) -> Value where Value: PersistentModel
     func getValue<Value>(forKey: KeyPath<Model, Value?>) -> Value? where Value: PersistentModel
@@ -25,6 +28,7 @@ public protocol BackingData<Model> {
     where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement
     func getTransformableValue<Value>(forKey: KeyPath<Model, Value>) -> Value
 
+    @_disfavoredOverload
     func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: Encodable
     func setValue<Value>(forKey: KeyPath<Model, Value>, to newValue: Value) where Value: PersistentModel
     func setValue<Value>(forKey: KeyPath<Model, Value?>, to newValue: Value?) where Value: PersistentModel

@@ -92,6 +92,8 @@ extension PersistentModel {
 
     // MARK: Values, as the accessors `@Model` generates read and write them
 
+    // Disfavored, as in ``BackingData``: a related model that is also `Codable` is a relationship.
+    @_disfavoredOverload
     public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value where Value: Decodable {
         persistentBackingData.getValue(forKey: key)
     }
@@ -118,6 +120,7 @@ extension PersistentModel {
         persistentBackingData.getTransformableValue(forKey: key)
     }
 
+    @_disfavoredOverload
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
         persistentBackingData.setValue(forKey: key, to: newValue)
     }
