@@ -137,7 +137,10 @@ final class ModelLayout: @unchecked Sendable {
             guard let relationship = entity?.relationshipsByName[property.name],
                   let inverseName = relationship.inverseName,
                   let destination = built.layouts[relationship.destination],
-                  let inverseIndex = destination.properties.firstIndex(where: { $0.name == inverseName })
+                  let inverseIndex = destination.properties.firstIndex(where: { $0.name == inverseName }),
+                  // An inverse declared with another version's class of this entity (a helper
+                  // model shared by a plan's versions) cannot hold this class's models.
+                  case .relationship(let back, _) = destination.properties[inverseIndex].kind, back == modelType
             else { continue }
             found[propertyIndex] = Inverse(layout: destination, index: inverseIndex)
         }

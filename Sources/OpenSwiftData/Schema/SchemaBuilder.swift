@@ -10,12 +10,15 @@ struct SchemaBuilder {
     /// Names the store keeps for itself; a property cannot use them.
     static let reservedNames: Set<String> = ["_pk"]
 
+    /// Entities are identified by name, as in SwiftData: the classes listed are the entities,
+    /// and a relationship leads to the entity of its destination's name — the listed class of
+    /// that name even when the property declares another version's class of it (a helper model
+    /// shared by the versions of a plan). A class reached through relationships alone joins the
+    /// schema when no class of its name is there.
     init(_ types: [any PersistentModel.Type]) {
-        var pending = types
-        var index = 0
-        while index < pending.count {
-            let layout = ModelLayout.of(pending[index])
-            index += 1
+        var pending: [any PersistentModel.Type] = []
+        for type in types {
+            let layout = ModelLayout.of(type)
             if let existing = layouts[layout.entityName] {
                 if existing.modelType != layout.modelType {
                     problems.append(
@@ -24,9 +27,18 @@ struct SchemaBuilder {
                 continue
             }
             layouts[layout.entityName] = layout
+            pending.append(type)
+        }
+        var index = 0
+        while index < pending.count {
+            let layout = ModelLayout.of(pending[index])
+            index += 1
             entities.append(entity(for: layout))
             for property in layout.properties {
                 if case .relationship(let destination, _) = property.kind {
+                    let reached = ModelLayout.of(destination)
+                    guard layouts[reached.entityName] == nil else { continue }
+                    layouts[reached.entityName] = reached
                     pending.append(destination)
                 }
             }
@@ -106,8 +118,10 @@ struct SchemaBuilder {
             let layout = layouts[entity.name]!
             for relationship in entity.relationshipsInOrder {
                 guard let inverseKeyPath = relationship.inverseKeyPath else { continue }
-                guard let destinationLayout = layouts[relationship.destination],
-                      let inverseName = destinationLayout.propertyName(for: inverseKeyPath),
+                // The key path is one of the class the property declares, which may be another
+                // version's class of the destination's name.
+                guard case .relationship(let declared, _)? = layout.properties.first(where: { $0.name == relationship.name })?.kind,
+                      let inverseName = ModelLayout.of(declared).propertyName(for: inverseKeyPath),
                       let inverse = byName[relationship.destination]?.relationshipsByName[inverseName]
                 else {
                     problems.append(
