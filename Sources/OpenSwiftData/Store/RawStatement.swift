@@ -119,8 +119,16 @@ final class RawStatement {
         case (SQLITE_INTEGER, .int?): values.set(Int(sqlite3_value_int64(value)), at: index)
         case (SQLITE_FLOAT, .double?): values.set(sqlite3_value_double(value), at: index)
         case (SQLITE_TEXT, .string?): values.set(Self.text(of: value), at: index)
+        case (SQLITE_BLOB, _) where codec.storage != .data && codec.storage != .uuid && Self.isUnfilledMarker(value):
+            // A new attribute a migration's custom stage has yet to fill: no value.
+            return
         default: values[index] = try self.value(at: column, as: codec)
         }
+    }
+
+    /// Whether a value is `StructureMigration.unfilledMarker`, the BLOB `X'00'`.
+    private static func isUnfilledMarker(_ value: OpaquePointer?) -> Bool {
+        sqlite3_value_bytes(value) == 1 && sqlite3_value_blob(value).load(as: UInt8.self) == 0
     }
 
     /// The current row's integer at a column index, or `nil` for `NULL`.

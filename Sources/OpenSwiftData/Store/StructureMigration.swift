@@ -32,6 +32,10 @@ struct StructureMigration {
     let dropsRemovedEntities: Bool
     /// The old tables kept, by entity name.
     private(set) var retainedTables: [String: String] = [:]
+    /// New non-optional attributes with no default whose type has no empty value (a `Codable`
+    /// value, an enum, a URL): existing rows hold ``unfilledMarker`` in them until the custom
+    /// stage gives each its value, and none may still hold it afterwards.
+    private var columnsAwaitingValues: [(entity: String, column: String)] = []
     /// Unique indices over new columns that every existing row holds one value in until the
     /// custom stage fills them, created once it has: by entity, the constraint and its SQL.
     private var deferredUniqueIndices: [(entity: String, constraint: [String], sql: String)] = []
@@ -60,6 +64,9 @@ struct StructureMigration {
             let table = TableLayout(entity: entity, layout: layout, schema: new)
             plans.append((table, oldByName[entity.name]))
             if let previous = oldByName[entity.name] {
+                for column in table.columns where fillValue(of: entity.attributesByName[column.name], in: previous, codec: column.codec) == Self.unfilledMarker {
+                    columnsAwaitingValues.append((entity.name, column.name))
+                }
                 blocking += try problems(migrating: previous, to: table, db)
                 blocking += relationshipProblems(migrating: previous, to: table, oldByName: oldByName)
             }
@@ -154,6 +161,15 @@ struct StructureMigration {
     /// tables kept for a typed transform. Rows the stage left sharing a unique value fail the
     /// migration, naming the constraint.
     mutating func finishCustomStage(in db: Database) throws {
+        for (entity, column) in columnsAwaitingValues {
+            let unfilled = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM \(entity.quotedDatabaseIdentifier) WHERE \(Self.isUnfilled(column.quotedDatabaseIdentifier))") ?? 0
+            if unfilled > 0 {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(entity).\(column) is added in \(toName) as non-optional with no default value, and the custom stage's didMigrate left \(unfilled) stored row\(unfilled == 1 ? "" : "s") without a value for it; set it on every model in didMigrate (and save), give it a default, or make it optional (nothing was changed)")
+            }
+        }
+        columnsAwaitingValues = []
         for index in deferredUniqueIndices {
             do {
                 try execute(index.sql, db)
@@ -196,9 +212,31 @@ struct StructureMigration {
     }
 
     /// What a new non-optional column holds in existing rows: the declared default, or, when a
-    /// custom stage follows to fill it, the type's empty value; `nil` when neither applies.
+    /// custom stage follows to fill it, the type's empty value, or ``unfilledMarker`` for a type
+    /// without one; `nil` when neither applies.
     private func fillValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
-        defaultValue(of: attribute, codec: codec) ?? (preparesForCustomStage ? Self.emptyValue(codec.storage) : nil)
+        if let value = defaultValue(of: attribute, codec: codec) { return value }
+        guard preparesForCustomStage else { return nil }
+        if let empty = Self.emptyValue(codec.storage), (try? codec.decode(empty)) != nil { return empty }
+        return Self.unfilledMarker
+    }
+
+    /// ``fillValue(of:codec:)`` for an attribute the old version does not have; `nil` for any
+    /// other.
+    private func fillValue(of attribute: Schema.Attribute?, in previous: Schema.Entity, codec: ValueCodec) -> DatabaseValue? {
+        guard let attribute, !attribute.isOptional, previous.attribute(continuedBy: attribute) == nil else { return nil }
+        return fillValue(of: attribute, codec: codec)
+    }
+
+    /// What a row holds in a new attribute that a custom stage has yet to fill: the one-byte
+    /// BLOB `X'00'`, which no value of a TEXT, INTEGER or REAL column is (the tables are not
+    /// STRICT, so the column takes it), and which reads back as no value
+    /// (``RawStatement/read(at:as:into:at:)``).
+    static let unfilledMarker = Data([0]).databaseValue
+
+    /// The SQL condition that `column` holds ``unfilledMarker``.
+    static func isUnfilled(_ column: String) -> String {
+        "(typeof(\(column)) = 'blob' AND \(column) = X'00')"
     }
 
     private func defaultValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
@@ -237,6 +275,10 @@ struct StructureMigration {
                 continue
             }
             guard let source = source(of: attribute, codec: column.codec, in: previous) else {
+                // A table without rows (perhaps emptied by willMigrate) has no row to leave
+                // without a value.
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                if rows == 0 { continue }
                 problems.append(
                     "\(place) is added in \(toName) as non-optional with no default value, so existing rows would have no value; give it a default (`var \(attribute.name): \(attribute.valueTypeName) = ...`), make it optional, or fill it in a custom stage's didMigrate")
                 continue
