@@ -27,13 +27,13 @@ enum StoreMigration {
                 try MigrationConnection.inTransaction(at: url, backingUp: false) { db in
                     try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
                 }
-                migrationLog.info("\(store) now records version \(target.version), whose structure it has")
+                migrationLog.debug("\(store) now records version \(target.version), whose structure it has")
             }
             return
         }
         let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
         if backingUp, !needsBackup {
-            migrationLog.info("\(store): the migration only adds and renames, so no backup copy is made")
+            migrationLog.debug("\(store): the migration only adds and renames, so no backup copy is made")
         }
         for step in steps where !step.droppedProperties.isEmpty {
             let kept = backingUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
@@ -64,7 +64,7 @@ enum StoreMigration {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
         }
-        migrationLog.info("migrated \(url.path) through \(steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        migrationLog.debug("migrated \(url.path) through \(steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
     }
 
     private static func run(
@@ -95,7 +95,7 @@ enum StoreMigration {
         try MigrationHistory.record(
             from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
             milliseconds: milliseconds, in: db)
-        migrationLog.info(
+        migrationLog.debug(
             "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
         for sql in structure.executedSQL {
             migrationLog.debug("\(sql)")

@@ -104,7 +104,9 @@ struct TranslatedExpression {
 /// variables are bound to, the aliases of its subqueries, the entities it reads through
 /// relationships, and how to report what cannot be translated.
 final class PredicateTranslationScope {
-    let rootVariable: PredicateExpressions.VariableID
+    /// The variable that stands for the fetched row: the predicate's own, or while a composed
+    /// predicate is translated, that predicate's (``standingForTheRow(_:_:)``).
+    private(set) var rootVariable: PredicateExpressions.VariableID
     let columns: any ColumnResolving
     /// The model type's name, for messages.
     let rootTypeName: String
@@ -145,6 +147,15 @@ final class PredicateTranslationScope {
                 "OpenSwiftData has no SQL translation for this kind of expression")
         }
         return try translatable.translate(in: self)
+    }
+
+    /// Runs `body` with `variable` standing for the fetched row, as the predicate's own
+    /// variable does: how a predicate evaluated on the row inside another is translated.
+    func standingForTheRow<V, Result>(_ variable: PredicateExpressions.Variable<V>, _ body: () throws -> Result) rethrows -> Result {
+        let saved = rootVariable
+        defer { rootVariable = saved }
+        rootVariable = variable.key
+        return try body()
     }
 
     /// The translation a `flatMap` or other closure variable is bound to.
