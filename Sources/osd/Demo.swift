@@ -29,7 +29,12 @@ struct Demo: ParsableCommand {
     var reportPeakMemory = false
 
     func run() throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardOutput(label: $0) }
+        // The migration's steps are logged at debug level: show them.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = .debug
+            return handler
+        }
         let url = store.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
                 .appendingPathComponent("osd-demo-\(UUID().uuidString)", isDirectory: true)

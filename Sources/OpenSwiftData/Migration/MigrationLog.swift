@@ -1,7 +1,7 @@
 import Logging
 
-/// Where migrations report what they do: the stages run, the SQL executed, rows touched and
-/// time taken at `debug` level, so an app that never configured logging prints nothing for a
+/// Where migrations report what they do: the stages run, rows touched and time taken at
+/// `debug` level, the SQL executed at `trace` level, so an app that never configured logging prints nothing for a
 /// migration that went as planned; forgiven irregularities and the stored values a migration
 /// drops at `warning` level. Bootstrap swift-log's `LoggingSystem` to route it (by default
 /// warnings go to standard error), and lower the level of `OpenSwiftData.migration` to `debug`

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 /// Brings a store file to the structure of the schema a container opens it with, in one
 /// transaction: every step of the plan, its custom stages' closures and the store's new
@@ -35,10 +36,16 @@ enum StoreMigration {
         if backingUp, !needsBackup {
             migrationLog.debug("\(store): the migration only adds and renames, so no backup copy is made")
         }
+        // A step without code of the plan's drops what the models no longer declare on their
+        // own say; one with a custom stage had its code read what it needed first.
         for step in steps where !step.droppedProperties.isEmpty {
             let kept = backingUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
-            migrationLog.warning(
-                "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) with their stored values; \(kept)")
+            let message: Logger.Message = "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) and the values stored there; \(kept)"
+            if step.willMigrate == nil, step.didMigrate == nil {
+                migrationLog.warning(message)
+            } else {
+                migrationLog.debug(message)
+            }
         }
         try migrate(url, metadata: metadata, steps: steps, target: target, plan: plan, backingUp: needsBackup)
     }
@@ -98,7 +105,7 @@ enum StoreMigration {
         migrationLog.debug(
             "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
         for sql in structure.executedSQL {
-            migrationLog.debug("\(sql)")
+            migrationLog.trace("\(sql)")
         }
     }
 
