@@ -18,3 +18,16 @@ public protocol VersionedSchema: SendableMetatype {
     /// The version's number, for people; stores are matched to versions by structure.
     static var versionIdentifier: Schema.Version { get }
 }
+
+extension Schema {
+    /// The schema of one version of a migration plan: its models and its version identifier.
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(for: Schema(versionedSchema: FilmsSchemaV2.self), migrationPlan: FilmsPlan.self)
+    /// ```
+    ///
+    /// - Parameter versionedSchema: the version whose models the schema holds.
+    public convenience init(versionedSchema: any VersionedSchema.Type) {
+        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+    }
+}

@@ -64,7 +64,7 @@ struct ResolvedRelationship {
     let name: String
     let isToOne: Bool
     /// How the relationship is kept; the names in it are unqualified.
-    let storage: StoredRelationship.Storage
+    let storage: RelationshipStorage
     /// For a to-one relationship, the qualified column of the source row holding the related
     /// row's key.
     let keyColumn: String?

@@ -59,11 +59,6 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         self.init(types, version: version)
     }
 
-    /// The schema of one version of a migration plan: its models and its version identifier.
-    public convenience init(versionedSchema: any VersionedSchema.Type) {
-        self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
-    }
-
     /// The same entities and models under another version: the version of a migration plan
     /// that the models match, which a store then records.
     func withVersion(_ version: Version) -> Schema {

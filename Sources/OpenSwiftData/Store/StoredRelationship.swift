@@ -10,26 +10,7 @@ import GRDB
 ///   `_osd_join_<Entity>_<relationship>` with a `source` and a `target` column. A many-to-many
 ///   pair shares one table, named after the side whose `Entity.relationship` sorts first.
 struct StoredRelationship {
-    enum Storage {
-        case foreignKey(column: String)
-        case inverseForeignKey(column: String)
-        case joinTable(table: String, ownColumn: String, otherColumn: String)
-
-        /// The way of storing, without names: what a migration cannot change in place.
-        var kind: Kind {
-            switch self {
-            case .foreignKey: .foreignKey
-            case .inverseForeignKey: .inverseForeignKey
-            case .joinTable: .joinTable
-            }
-        }
-
-        enum Kind: String {
-            case foreignKey = "a key column"
-            case inverseForeignKey = "the inverse's key column"
-            case joinTable = "a join table"
-        }
-    }
+    typealias Storage = RelationshipStorage
 
     let name: String
     let propertyIndex: Int
