@@ -160,7 +160,7 @@ struct RunAll: ParsableCommand {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let outHandle: FileHandle? = try out.map { path in
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             handle.seekToEndOfFile()
             return handle

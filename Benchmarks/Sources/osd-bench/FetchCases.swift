@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import OpenSwiftData
+
+extension JobSetup {
+    /// A2 fetch items.
+    func fetchItemsJob() throws -> Job {
+        switch (id, driver) {
+        case ("A2", _):
+            let once = { try Stores.fresh(ItemsV1.self, at: url); try Stores.seedItems(url, count: n) }
+            let itemSQL = #"SELECT "_pk", "i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9" FROM "Item""#
+            switch driver {
+            case "raw", "raw-class", "raw-observable":
+                return Job(once: { try once(); raw = try RawDB(path: url.path) }, body: {
+                    let select = try raw!.prepare(itemSQL)
+                    return try RowObjects.keep(as: driver, reading: { try select.step() ? ItemValue(raw: select) : nil }, checksum: \.i0)
+                })
+            case "grdb":
+                return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                    try queue!.read { db in
+                        var items: [ItemValue] = []
+                        let rows = try Row.fetchCursor(db, sql: itemSQL)
+                        while let row = try rows.next() {
+                            items.append(ItemValue(
+                                i0: row[1], i1: row[2], i2: row[3], i3: row[4], i4: row[5],
+                                i5: row[6], i6: row[7], i7: row[8], i8: row[9], i9: row[10]))
+                        }
+                        return items.reduce(0) { $0 &+ $1.i0 }
+                    }
+                })
+            case "grdb-record":
+                return Job(once: { try once(); queue = try Stores.grdb(url) }, body: {
+                    try queue!.read { db in
+                        try ItemRecord.fetchAll(db, sql: itemSQL).reduce(0) { $0 &+ $1.i0 }
+                    }
+                })
+            default:
+                return Job(once: { try once(); container = try Stores.container(ItemsV1.self, at: url) }, body: {
+                    let items = try Stores.context(container!).fetch(FetchDescriptor<Item>())
+                    return items.reduce(0) { $0 &+ $1.i0 }
+                })
+            }
+        default:
+            throw ValidationErrorText("no driver \(driver) for case \(id)")
+        }
+    }
+
+    /// B3, B3i, B8, B4 reads of users.
+    func readUsersJob() throws -> Job {
+        switch (id, driver) {
+        case ("B3", _), ("B3i", _), ("B8", _), ("B9", _), ("B4", _):
+            let allSQL = "SELECT \(userColumns) FROM \"User\""
+            let fetchesJanes = id.hasPrefix("B3")
+            /// B3i's store comes from the schema that indexes `firstName`.
+            let seedStore = id == "B3i" ? { try Stores.fresh(UsersV5.self, at: url); try Stores.seedUsers(url, count: n) } : seedUsers
+            switch driver {
+            case "raw", "raw-class", "raw-observable":
+                return Job(once: { try seedStore(); raw = try RawDB(path: url.path) }, body: {
+                    if id == "B8" || id == "B9" {
+                        let count = try raw!.prepare(id == "B8" ? janeCountSQL : surnameSearchSQL)
+                        count.bind(1, id == "B8" ? "Jane" : surnameNeedle)
+                        _ = try count.step()
+                        return count.int(0)
+                    }
+                    let select = try raw!.prepare(fetchesJanes ? janeSQL : allSQL)
+                    if fetchesJanes { select.bind(1, "Jane") }
+                    return try RowObjects.keep(as: driver, reading: { try select.step() ? UserValue(raw: select) : nil }, checksum: \.age)
+                })
+            case "grdb":
+                return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {
+                    try queue!.read { db in
+                        if id == "B8" { return try Int.fetchOne(db, sql: janeCountSQL, arguments: ["Jane"]) ?? 0 }
+                        if id == "B9" { return try Int.fetchOne(db, sql: surnameSearchSQL, arguments: [surnameNeedle]) ?? 0 }
+                        var users: [UserValue] = []
+                        let rows = try (fetchesJanes
+                            ? Row.fetchCursor(db, sql: janeSQL, arguments: ["Jane"]) : Row.fetchCursor(db, sql: allSQL))
+                        while let row = try rows.next() {
+                            users.append(UserValue(id: row[1], firstName: row[2], surname: row[3], age: row[4]))
+                        }
+                        return users.reduce(0) { $0 &+ $1.age }
+                    }
+                })
+            case "grdb-record":
+                return Job(once: { try seedStore(); queue = try Stores.grdb(url) }, body: {
+                    try queue!.read { db in try UserRecord.fetchAll(db, sql: allSQL).reduce(0) { $0 &+ $1.age } }
+                })
+            default:
+                return Job(once: { try seedStore(); container = try Stores.container(id == "B3i" ? UsersV5.self : UsersV1.self, at: url) }, body: {
+                    let context = Stores.context(container!)
+                    let jane = #Predicate<User> { $0.firstName == "Jane" }
+                    switch id {
+                    case "B8":
+                        return try context.fetchCount(FetchDescriptor<User>(predicate: jane))
+                    case "B9":
+                        let needle = surnameNeedle
+                        return try context.fetchCount(FetchDescriptor<User>(predicate: #Predicate { $0.surname.contains(needle) }))
+                    case "B3":
+                        let users = try context.fetch(FetchDescriptor<User>(predicate: jane, sortBy: [SortDescriptor(\.age)]))
+                        return users.reduce(0) { $0 &+ $1.age }
+                    case "B3i":
+                        let users = try context.fetch(FetchDescriptor<UsersV5.User>(
+                            predicate: #Predicate { $0.firstName == "Jane" }, sortBy: [SortDescriptor(\.age)]))
+                        return users.reduce(0) { $0 &+ $1.age }
+                    default:
+                        return try context.fetch(FetchDescriptor<User>()).reduce(0) { $0 &+ $1.age }
+                    }
+                })
+            }
+        default:
+            throw ValidationErrorText("no driver \(driver) for case \(id)")
+        }
+    }
+
+    /// C1 fetch all orders, 50 times.
+    func ordersJob() throws -> Job {
+        switch (id, driver) {
+        case ("C1", _):
+            return try makeOrdersJob(driver: driver, size: n, url: url)
+        default:
+            throw ValidationErrorText("no driver \(driver) for case \(id)")
+        }
+    }
+}
