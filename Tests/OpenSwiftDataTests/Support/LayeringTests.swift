@@ -17,9 +17,14 @@ import Testing
         "Context": ["Concurrency"],
     ]
 
-    static let sources = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/OpenSwiftData")
+    /// `Sources/OpenSwiftData` of the package this file is in.
+    static let sources: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("Sources/OpenSwiftData")
+    }()
 
     @Test func noLayerNamesATypeOfALayerItMayNotUse() throws {
         let files = try Self.swiftFiles()

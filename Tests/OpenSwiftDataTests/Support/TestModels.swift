@@ -159,12 +159,22 @@ final class Note {
     }
 }
 
-/// A new folder for one test's stores.
+/// A new folder for one test's stores, deleted when the test process exits.
 func temporaryStoreURL(_ name: String = "test") -> URL {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("OpenSwiftDataTests-\(UUID().uuidString)", isDirectory: true)
+    let folder = TemporaryFolders.root.appendingPathComponent(UUID().uuidString, isDirectory: true)
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder.appendingPathComponent("\(name).store")
+}
+
+/// The folder of this test process's stores, removed with everything in it at exit.
+enum TemporaryFolders {
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("OpenSwiftDataTests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TemporaryFolders.root) }
+        return root
+    }()
 }
 
 /// Writes a store at `url` with these models: `fill` inserts or changes models, then they are
