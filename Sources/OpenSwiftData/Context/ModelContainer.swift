@@ -82,7 +82,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             if case .file(let url) = location, configuration.allowsSave {
-                try StoreMigration.migrateIfNeeded(
+                try MigrationExecutor.migrateIfNeeded(
                     at: url, to: storeSchema, plan: migrationPlan, backingUp: configuration.backsUpBeforeMigrating)
             }
             let store = try SQLiteStore(location: location, schema: storeSchema, allowsSave: configuration.allowsSave)

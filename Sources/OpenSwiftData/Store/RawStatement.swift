@@ -126,7 +126,7 @@ final class RawStatement {
         }
     }
 
-    /// Whether a value is `StructureMigration.unfilledMarker`, the BLOB `X'00'`.
+    /// Whether a value is `TableRestructuring.unfilledMarker`, the BLOB `X'00'`.
     private static func isUnfilledMarker(_ value: OpaquePointer?) -> Bool {
         sqlite3_value_bytes(value) == 1 && sqlite3_value_blob(value).load(as: UInt8.self) == 0
     }

@@ -12,7 +12,7 @@ import Logging
 /// If a stage throws, a constraint fails or the process dies, the store is left exactly as it
 /// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
 /// table.
-enum StoreMigration {
+enum MigrationExecutor {
     static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
         guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false) else { return }
         // A store with the models' structure is up to date, unless a plan's version of the same
@@ -83,7 +83,7 @@ enum StoreMigration {
         if let willMigrate = step.willMigrate {
             try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
         }
-        var structure = StructureMigration(
+        var structure = TableRestructuring(
             from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
             dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
         try structure.run(in: db)
