@@ -16,7 +16,7 @@ extension ModelContext {
               table.layout.modelType == T.self
         else { return nil }
         if let model: T = registeredModel(for: id) { return model }
-        let query = Query(store: store, table: table, condition: nil, orderBy: nil)
+        let query = FetchPlan(store: store, table: table, condition: nil, orderBy: nil)
         return try? models(T.self, rowIDs: [rowID], query).first
     }
 }

@@ -23,7 +23,7 @@ extension ModelContext {
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         let descriptor = FetchDescriptor<T>(predicate: predicate)
-        let query = try Query(descriptor, in: self)
+        let query = try FetchPlan(descriptor, in: self)
         guard canDeleteInStore(query) else {
             for model in try fetch(descriptor) {
                 delete(model)
@@ -54,7 +54,7 @@ extension ModelContext {
     }
 
     /// How the store deletes a pending batch at the save (after ``loadModelsOfBatchDeletes()``).
-    func storeDeleteKind(of batch: Query) -> SQLiteStore.BatchDeleteKind {
+    func storeDeleteKind(of batch: FetchPlan) -> SQLiteStore.BatchDeleteKind {
         guard isolatedEntity(batch) else { return .applyingDeleteRules }
         // The keys are needed only to let go of models this context holds for those rows; a
         // batch with delete rules runs only while the context holds none.
@@ -63,7 +63,7 @@ extension ModelContext {
 
     /// Whether the rows a query matches can be deleted by SQL at the next save: see
     /// ``delete(model:where:includeSubclasses:)``.
-    private func canDeleteInStore(_ query: Query) -> Bool {
+    private func canDeleteInStore(_ query: FetchPlan) -> Bool {
         let pending = Set((inserted + changed.states + deleted.values).map(\.layout.entityName))
         if isolatedEntity(query) { return !pending.contains(query.table.entity.name) }
         let entities = container.schema.entitiesByName
@@ -92,7 +92,7 @@ extension ModelContext {
 
     /// Whether no relationship involves the query's entity (its own, or another entity's that
     /// points at it), and its condition reads no other entity.
-    private func isolatedEntity(_ query: Query) -> Bool {
+    private func isolatedEntity(_ query: FetchPlan) -> Bool {
         let entity = query.table.entity.name
         return query.table.relationships.isEmpty && query.relatedEntities.isEmpty
             && !container.schema.entities.contains { other in

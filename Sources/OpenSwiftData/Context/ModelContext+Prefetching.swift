@@ -23,7 +23,7 @@ extension ModelContext {
     /// that has not loaded it yet, with one query per 500 models.
     func load(_ relationship: StoredRelationship, of states: [ModelState]) throws {
         guard case let (destinationStore, destination)? = container.table(forEntity: relationship.destination) else { return }
-        let query = Query(store: destinationStore, table: destination, condition: nil, orderBy: nil)
+        let query = FetchPlan(store: destinationStore, table: destination, condition: nil, orderBy: nil)
         if relationship.isToOne {
             try prefetchToOne(states, relationship.propertyIndex, query)
         } else {
@@ -31,7 +31,7 @@ extension ModelContext {
         }
     }
 
-    private func prefetchToOne(_ states: [ModelState], _ index: Int, _ query: Query) throws {
+    private func prefetchToOne(_ states: [ModelState], _ index: Int, _ query: FetchPlan) throws {
         let entity = query.table.entity.name
         var missing: [Int64] = []
         for state in states {
@@ -44,7 +44,7 @@ extension ModelContext {
         }
     }
 
-    private func prefetchToMany(_ states: [ModelState], _ relationship: StoredRelationship, _ query: Query) throws {
+    private func prefetchToMany(_ states: [ModelState], _ relationship: StoredRelationship, _ query: FetchPlan) throws {
         let owners = states.filter { $0.rowID != nil && RelationshipFault.isFault($0.storedValue(at: relationship.propertyIndex)) }
         guard !owners.isEmpty, let destinationType = owners[0].layout.properties[relationship.propertyIndex].destination else { return }
         var members: [Int64: [any PersistentModel]] = [:]

@@ -11,7 +11,7 @@ extension ModelContext {
                   .first(where: { $0.propertyIndex == index }),
               case let (store, destinationTable)? = container.table(forEntity: relationship.destination)
         else { return property.emptyValue }
-        let query = Query(store: store, table: destinationTable, condition: nil, orderBy: nil)
+        let query = FetchPlan(store: store, table: destinationTable, condition: nil, orderBy: nil)
         do {
             switch fault {
             case .toOne(let rowID):

@@ -57,8 +57,8 @@ extension ModelContext {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "a transform stage pairs \(oldName) with \(newName), but only versions of one entity can be paired; copy between different entities in didMigrate instead")
         }
-        let newQuery = try Query(FetchDescriptor<New>(), in: self)
-        let oldQuery = try Query(FetchDescriptor<Old>(), in: oldContext)
+        let newQuery = try FetchPlan(FetchDescriptor<New>(), in: self)
+        let oldQuery = try FetchPlan(FetchDescriptor<Old>(), in: oldContext)
         // The rows there are now, in key order: rows the closure inserts get larger keys, so
         // each batch's key range holds only rows of the batch.
         let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
@@ -100,7 +100,7 @@ extension ModelContext {
     /// Both models are made as the row is read, so each model's values are its own and the
     /// transform's first change to them copies nothing.
     private func modelPairs<Old: PersistentModel, New: PersistentModel>(
-        in keys: ClosedRange<Int64>, _ newQuery: Query, readingOldAs oldReading: RowDecoder, _ oldQuery: Query,
+        in keys: ClosedRange<Int64>, _ newQuery: FetchPlan, readingOldAs oldReading: RowDecoder, _ oldQuery: FetchPlan,
         in oldContext: ModelContext, reusing oldSpares: inout SpareModels, _ newSpares: inout SpareModels
     ) throws -> ([Old], [New]) {
         var olds: [Old] = []

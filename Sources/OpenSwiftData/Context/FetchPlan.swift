@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a fetch reads: the entity's table and store, and the fetch's SQL clauses.
+struct FetchPlan {
+    let store: SQLiteStore
+    let table: TableLayout
+    let condition: SQLFragment?
+    let orderBy: String?
+    /// The other entities the condition and the order read through relationships.
+    let relatedEntities: Set<String>
+
+    init(store: SQLiteStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
+        self.store = store
+        self.table = table
+        self.condition = condition
+        self.orderBy = orderBy
+        relatedEntities = []
+    }
+
+    init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
+        let layout = ModelLayout.of(T.self)
+        let store = try context.store(for: layout)
+        let table = store.tables[layout.entityName]!
+        self.store = store
+        self.table = table
+        let columns = StoreTableColumns(table, in: store)
+        let predicate = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns) }
+        let sort = try SortTranslator.translation(of: descriptor.sortBy, columns: columns)
+        // Rows a pending `delete(model:where:)` removes at the next save are gone already
+        // for a fetch that sees unsaved changes, as models deleted one by one are.
+        let pendingDeletes = descriptor.includePendingChanges
+            ? context.batchDeletes.filter { $0.table.entity.name == table.entity.name } : []
+        condition = SQLFragment.allOf([predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
+        orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
+        relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
+    }
+}
