@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+
+// Opening a store file: refusing what is not one of our stores before SQLite writes to it,
+// reading its metadata, and creating a new store's tables.
+extension SQLiteStore {
+    /// Refuses, before SQLite touches it, a file that is not an SQLite database, and makes the
+    /// folder of a new store.
+    static func checkFile(at url: URL, readOnly: Bool) throws {
+        let fileManager = FileManager.default
+        let path = url.path
+        if fileManager.fileExists(atPath: path) {
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the store file \(path) cannot be read; check its permissions")
+            }
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(path) is not an SQLite database, so it is not a store; it was left untouched. Point the ModelConfiguration at another URL, or move the file away")
+            }
+        } else if readOnly {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "there is no store at \(path) to open read-only (allowsSave: false); create it with a configuration that allows saving first")
+        } else {
+            let folder = url.deletingLastPathComponent()
+            do {
+                try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the folder \(folder.path) for the store cannot be created: \(error.localizedDescription); choose a writable location with ModelConfiguration(url:)")
+            }
+        }
+    }
+
+    static func openError(_ url: URL, _ error: any Error) -> SwiftDataError {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB:
+                return .loadIssueModelContainer.explaining(
+                    "\(url.path) is not an SQLite database, so it is not a store; it was left untouched")
+            case .SQLITE_CORRUPT:
+                return .loadIssueModelContainer.explaining(
+                    "the store \(url.path) is corrupt (\(error.message ?? "")); it was left untouched. Restore it from a backup")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+                return .loadIssueModelContainer.explaining(
+                    "the store \(url.path) cannot be opened (\(error.message ?? "")); check that its folder is writable, or choose another location with ModelConfiguration(url:)")
+            default: break
+            }
+        }
+        return .loadIssueModelContainer.explaining("the store \(url.path) cannot be opened: \(error)")
+    }
+
+    /// Reads an existing store's metadata through a read-only connection, so that a file which
+    /// turns out not to be a store, or to be another schema's store, is never written to.
+    /// Returns `nil` when there is no store there yet.
+    static func inspectFile(at url: URL, readOnly: Bool) throws -> StoreMetadata? {
+        try checkFile(at: url, readOnly: readOnly)
+        guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
+            return nil
+        }
+        // A connection that SQLite would let write (but keeps from writing): as the last
+        // connection to close, it deletes the write-ahead log that reading made, where a
+        // read-only one would leave it beside the store.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        let reader: DatabaseQueue
+        do {
+            reader = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            throw openError(url, error)
+        }
+        do {
+            return try reader.read { db in try readMetadata(db, location: .file(url)) }
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw openError(url, error)
+        }
+    }
+
+    /// The store's metadata; `nil` for an empty database; an error for a database that is not
+    /// one of our stores.
+    static func readMetadata(_ db: Database, location: Location) throws -> StoreMetadata? {
+        if try StoreMetadata.exists(in: db) {
+            guard let metadata = try StoreMetadata.read(from: db) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
+            }
+            // Checked here, before anything (a migration included) can rewrite the metadata.
+            if metadata.formatVersion > StoreMetadata.currentFormatVersion {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); it was left untouched. Update the app")
+            }
+            return metadata
+        }
+        let otherTables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if !otherTables.isEmpty {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has the tables \(otherTables.joined(separator: ", ")) and no \(StoreMetadata.tableName)); it was left untouched. Point the ModelConfiguration at another URL")
+        }
+        return nil
+    }
+
+    /// Creates a new store's metadata and tables in one transaction; returns its identifier.
+    static func create(in database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout]) throws -> String {
+        let metadata = try StoreMetadata(schema: schema)
+        try database.write { db in
+            try StoreMetadata.createTable(in: db)
+            try metadata.write(to: db)
+            for table in tables.values.sorted(by: { $0.entity.name < $1.entity.name }) {
+                for sql in table.creationSQL { try db.execute(sql: sql) }
+            }
+        }
+        return metadata.storeIdentifier
+    }
+
+    static func check(_ metadata: StoreMetadata, against schema: Schema, location: Location) throws {
+        guard metadata.fingerprint == schema.fingerprint else {
+            let stored = (try? metadata.schema()).map(\.entities) ?? []
+            let difference = SchemaDifference(from: stored, to: schema.entities)
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) was written with a different schema (version \(metadata.versionIdentifier)) than the models it is opened with (version \(schema.version)): \(difference). Opening it needs a migration")
+        }
+    }
+
+    static func describe(_ location: Location) -> String {
+        switch location {
+        case .file(let url): "the store \(url.path)"
+        case .inMemory: "the in-memory store"
+        }
+    }
+}
