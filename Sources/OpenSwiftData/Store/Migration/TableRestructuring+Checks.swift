@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+// The refusals: every change of an entity that would lose or invent data, found before any
+// table is touched.
+extension TableRestructuring {
+    /// Every reason the entity cannot be migrated without losing or inventing data.
+    func problems(migrating previous: Schema.Entity, to table: TableLayout, _ db: Database) throws -> [String] {
+        var problems: [String] = []
+        let entity = table.entity
+        for column in table.columns + table.externalColumns {
+            guard let attribute = entity.attributesByName[column.name] else { continue }
+            let place = "\(entity.name).\(attribute.name)"
+            let oldAttribute = previous.attribute(continuedBy: attribute)
+            if let oldAttribute, oldAttribute.storageType != attribute.storageType
+                || (attribute.storageType == .codable && oldAttribute.valueTypeName != attribute.valueTypeName)
+            {
+                problems.append(
+                    "\(place) changes type from \(oldAttribute.valueTypeName) to \(attribute.valueTypeName) (\(toName)); a type change is not lightweight: add the new attribute under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version")
+                continue
+            }
+            guard let source = source(of: attribute, codec: column.codec, in: previous) else {
+                // A table without rows (perhaps emptied by willMigrate) has no row to leave
+                // without a value.
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                if rows == 0 { continue }
+                problems.append(
+                    "\(place) is added in \(toName) as non-optional with no default value, so existing rows would have no value; give it a default (`var \(attribute.name): \(attribute.valueTypeName) = ...`), make it optional, or fill it in a custom stage's didMigrate")
+                continue
+            }
+            if case .column(let name) = source, oldAttribute?.isOptional == true, !attribute.isOptional {
+                let nulls = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier) WHERE \(name.quotedDatabaseIdentifier) IS NULL") ?? 0
+                if nulls > 0 {
+                    problems.append(
+                        "\(place) becomes non-optional in \(toName) but \(nulls) row\(nulls == 1 ? " has" : "s have") no value; give it a default value, or fill the nils in a custom stage's willMigrate")
+                }
+            }
+        }
+        for constraint in entity.uniquenessConstraints where !previous.uniquenessConstraints.contains(constraint) {
+            let columns = constraint.compactMap { name -> String? in
+                guard let attribute = entity.attributesByName[name] else {
+                    return entity.relationshipsByName[name] != nil && previous.relationshipsByName[name] != nil ? name : nil
+                }
+                let old = previous.attribute(continuedBy: attribute)
+                return old?.name
+            }
+            guard columns.count == constraint.count else {
+                let filledAlike = Self.columnsFilledAlike(table, from: previous).intersection(constraint)
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                if !preparesForCustomStage, !filledAlike.isEmpty, rows > 1 {
+                    problems.append(
+                        "\(entity.name).\(filledAlike.sorted().joined(separator: ", ")) is added in \(toName) as non-optional and unique, but its default would give all \(rows) stored rows the same value; fill it row by row in a custom stage (MigrationStage.transform), or make it optional")
+                }
+                continue
+            }
+            let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let duplicates = try Row.fetchAll(
+                db,
+                sql: "SELECT \(list), COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT 5")
+            if !duplicates.isEmpty {
+                let values = duplicates.map { row in
+                    "(" + (0..<constraint.count).map { "\(row[$0] as DatabaseValue)" }.joined(separator: ", ") + ") \(row[constraint.count] as Int) times"
+                }
+                problems.append(
+                    "\(entity.name) gets a unique constraint on \(constraint.joined(separator: ", ")) in \(toName), but stored rows repeat values: \(values.joined(separator: "; ")); remove the duplicates in a custom stage's willMigrate")
+            }
+        }
+        return problems
+    }
+
+    /// The relationships whose stored rows cannot be carried over: a new destination (the old
+    /// keys name rows of another entity), or a new way of storing them (a join table becoming
+    /// the inverse's key column, or the other way round; a to-one becoming to-many).
+    func relationshipProblems(
+        migrating previous: Schema.Entity, to table: TableLayout, oldByName: [String: Schema.Entity]
+    ) -> [String] {
+        table.relationships.compactMap { stored in
+            let relationship = stored.relationship
+            guard let old = previous.relationship(continuedBy: relationship)
+            else { return nil }
+            let place = "\(table.entity.name).\(relationship.name)"
+            let advice = "add the new relationship under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version"
+            if old.destination != relationship.destination {
+                return "\(place) changes destination from \(old.destination) to \(relationship.destination) (\(toName)); its stored keys name \(old.destination) rows, so \(advice)"
+            }
+            let oldStorage = StoredRelationship(old, of: previous, propertyIndex: 0, destination: oldByName[old.destination]).storage
+            guard oldStorage.kind != stored.storage.kind || old.isToOne != relationship.isToOne else { return nil }
+            return "\(place) is stored differently in \(toName) (\(oldStorage.kind.rawValue) before, \(stored.storage.kind.rawValue) now: its inverse or its cardinality changed), which is not lightweight; \(advice)"
+        }
+    }
+}
