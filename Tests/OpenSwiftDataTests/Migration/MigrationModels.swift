@@ -2,7 +2,7 @@ import Foundation
 import OpenSwiftData
 import PixarFilmTracker
 
-// The Pixar film tracker of the seeds, V1 to V3, is the demo's own (`Sources/osd/PixarSchemas.swift`):
+// The Pixar film tracker of the seeds, V1 to V3, is the demo's own (`Sources/PixarFilmTracker/PixarSchemas.swift`):
 // tests open the stores `osd demo` writes, so they use its models. The tests' plan bridges V1 to V2
 // with a custom stage, where the demo uses a transform.
 
