@@ -36,8 +36,8 @@ enum MigrationExecutor {
         if backingUp, !needsBackup {
             migrationLog.debug("\(store): the migration only adds and renames, so no backup copy is made")
         }
-        // A step without code of the plan's drops what the models no longer declare on their
-        // own say; one with a custom stage had its code read what it needed first.
+        // A drop is a warning when no code of the plan's runs in its step; a custom stage's code
+        // had the chance to read what it needed first.
         for step in steps where !step.droppedProperties.isEmpty {
             let kept = backingUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
             let message: Logger.Message = "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) and the values stored there; \(kept)"
