@@ -12,6 +12,9 @@ extension PredicateExpressions {
         public let predicate: Predicate<Input.Output>
         public let input: Input
 
+        /// - Parameters:
+        ///   - predicate: the predicate evaluated.
+        ///   - input: what it is evaluated on: the outer predicate's variable.
         public init(predicate: Predicate<Input.Output>, input: Input) {
             self.predicate = predicate
             self.input = input
@@ -60,6 +63,9 @@ extension PredicateExpressions.PredicateEvaluation: PredicateSQLTranslatable {
 /// `#Predicate { first.evaluate($0) && second.evaluate($0) }`.
 public enum CompoundPredicate {
     /// Holds when every one of `predicates` holds (`true` for none).
+    ///
+    /// - Parameter predicates: the predicates to join with `AND`, in order.
+    /// - Returns: a predicate that a fetch runs as their SQL joined by `AND`.
     public static func and<Model>(_ predicates: [Predicate<Model>]) -> Predicate<Model> {
         predicates.dropFirst().reduce(predicates.first ?? Predicate<Model>.true) { combined, next in
             Predicate<Model> { input in
@@ -71,6 +77,9 @@ public enum CompoundPredicate {
     }
 
     /// Holds when at least one of `predicates` holds (`false` for none).
+    ///
+    /// - Parameter predicates: the predicates to join with `OR`, in order.
+    /// - Returns: a predicate that a fetch runs as their SQL joined by `OR`.
     public static func or<Model>(_ predicates: [Predicate<Model>]) -> Predicate<Model> {
         predicates.dropFirst().reduce(predicates.first ?? Predicate<Model>.false) { combined, next in
             Predicate<Model> { input in
@@ -82,6 +91,9 @@ public enum CompoundPredicate {
     }
 
     /// Holds where `predicate` does not.
+    ///
+    /// - Parameter predicate: the predicate to negate.
+    /// - Returns: a predicate that a fetch runs as `NOT` of its SQL.
     public static func not<Model>(_ predicate: Predicate<Model>) -> Predicate<Model> {
         Predicate<Model> { input in
             PredicateExpressions.Negation(PredicateExpressions.PredicateEvaluation(predicate: predicate, input: input))
