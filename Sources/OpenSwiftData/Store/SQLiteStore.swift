@@ -77,31 +77,20 @@ final class SQLiteStore: Sendable {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "\(url.path) is empty and the configuration is read-only (allowsSave: false), so no store can be created there")
                 }
-                // A read-only store has a writer too, which SQLite keeps from writing: being able
-                // to write is what lets the last connection to close delete the write-ahead log.
-                let writer: DatabaseQueue
-                var writerConfiguration = configuration
-                writerConfiguration.readonly = false
-                writerConfiguration.prepareDatabase { db in
-                    try db.execute(sql: readOnly ? "PRAGMA query_only = ON" : "PRAGMA synchronous = NORMAL")
-                }
-                do {
-                    writer = try DatabaseQueue(path: url.path, configuration: writerConfiguration)
-                    if !readOnly { try Self.useWriteAheadLog(writer) }
-                } catch {
-                    throw Self.openError(url, error)
-                }
-                if let existing {
-                    identifier = existing.storeIdentifier
+                if readOnly {
+                    connection = try Self.openReadOnly(url, configuration: configuration)
+                    identifier = existing!.storeIdentifier
                 } else {
-                    identifier = try Self.create(in: writer, schema: schema, tables: tables)
-                }
-                var readerConfiguration = configuration
-                readerConfiguration.readonly = true
-                do {
-                    connection = .file(readers: try DatabasePool(path: url.path, configuration: readerConfiguration), writer: writer)
-                } catch {
-                    throw Self.openError(url, error)
+                    let placedLog = EmptyWriteAheadLog.place(beside: url)
+                    let pool: DatabasePool
+                    do {
+                        pool = try DatabasePool(path: url.path, configuration: configuration)
+                    } catch {
+                        if placedLog { EmptyWriteAheadLog.remove(beside: url) }
+                        throw Self.openError(url, error)
+                    }
+                    connection = .pool(pool)
+                    identifier = try existing?.storeIdentifier ?? Self.create(in: pool, schema: schema, tables: tables)
                 }
             }
         } catch let error as SwiftDataError {
@@ -111,24 +100,28 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    /// Lets go of the readers before the writer: the last connection to close checkpoints the
-    /// write-ahead log into the file and deletes it, which only a connection that may write can.
-    deinit {
-        if case .file(let readers, let writer) = connection {
-            try? readers.close()
-            try? writer.close()
+    /// Opens a store that is not to be written: readers that SQLite opens read-only, and one
+    /// connection that SQLite would let write but that `query_only` keeps from writing, so that
+    /// as the last connection to close it can delete the write-ahead log that reading made.
+    private static func openReadOnly(_ url: URL, configuration: Configuration) throws -> Connection {
+        var readerConfiguration = configuration
+        readerConfiguration.readonly = true
+        var lastConfiguration = configuration
+        lastConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        do {
+            let lastToClose = try DatabaseQueue(path: url.path, configuration: lastConfiguration)
+            return .readOnly(readers: try DatabasePool(path: url.path, configuration: readerConfiguration), lastToClose: lastToClose)
+        } catch {
+            throw openError(url, error)
         }
     }
 
-    /// Puts the file in write-ahead-log mode, so that readers never wait for a writer. A store
-    /// already in that mode (every store this build creates) is only read: GRDB's own set-up of
-    /// the mode (`DatabasePool`'s writer) writes a table and drops it on every open, which would
-    /// change the file each time the app launches.
-    private static func useWriteAheadLog(_ writer: DatabaseQueue) throws {
-        try writer.writeWithoutTransaction { db in
-            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-            }
+    /// A read-only store lets go of its readers before the connection that can delete the
+    /// write-ahead log.
+    deinit {
+        if case .readOnly(let readers, let lastToClose) = connection {
+            try? readers.close()
+            try? lastToClose.close()
         }
     }
 
@@ -160,16 +153,19 @@ final class SQLiteStore: Sendable {
     private enum Connection: Sendable {
         /// An in-memory database, read and written through one connection.
         case memory(DatabaseQueue)
-        /// A file, read through read-only connections, so that opening it writes nothing, and
-        /// written through one connection of its own.
-        case file(readers: DatabasePool, writer: DatabaseQueue)
+        /// A file: a WAL-mode pool, opened beside an ``EmptyWriteAheadLog`` so that opening it
+        /// writes nothing.
+        case pool(DatabasePool)
+        /// A file that is not to be written (``openReadOnly(_:configuration:)``).
+        case readOnly(readers: DatabasePool, lastToClose: DatabaseQueue)
         case migration(UncheckedSendable<Database>)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
         case .memory(let database): try database.read(body)
-        case .file(let readers, _): try readers.read(body)
+        case .pool(let pool): try pool.read(body)
+        case .readOnly(let readers, _): try readers.read(body)
         case .migration(let db): try body(db.value)
         }
     }
@@ -179,8 +175,8 @@ final class SQLiteStore: Sendable {
         guard !isReadOnly else { return nil }
         switch connection {
         case .memory(let database): return database
-        case .file(_, let writer): return writer
-        case .migration: return nil
+        case .pool(let pool): return pool
+        case .readOnly, .migration: return nil
         }
     }
 
@@ -192,7 +188,7 @@ final class SQLiteStore: Sendable {
     /// insert itself in a save of one model (a main context autosaving after each change).
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
-        case .memory, .file:
+        case .memory, .pool, .readOnly:
             guard let writer else {
                 throw SwiftDataError.modelValidationFailure.explaining(
                     "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was written")
