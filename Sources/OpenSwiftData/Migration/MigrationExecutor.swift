@@ -32,6 +32,16 @@ enum MigrationExecutor {
             }
             return
         }
+        // What no rows can change is refused before any of the plan's code runs.
+        var current = try metadata.schema().entities
+        for step in steps {
+            let restructuring = TableRestructuring(
+                from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
+                dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
+            let problems = restructuring.structuralProblems()
+            if !problems.isEmpty { throw restructuring.refusal(problems) }
+            current = step.to.entities
+        }
         let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
         if backingUp, !needsBackup {
             migrationLog.debug("\(store): the migration only adds and renames, so no backup copy is made")

@@ -4,7 +4,45 @@ import GRDB
 // The refusals: every change of an entity that would lose or invent data, found before any
 // table is touched.
 extension TableRestructuring {
-    /// Every reason the entity cannot be migrated without losing or inventing data.
+    /// The refusals that follow from the two structures alone, whatever the rows hold: checked
+    /// for every step of a migration before any code of the plan runs.
+    func structuralProblems() -> [String] {
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var problems: [String] = []
+        for entity in new.entities {
+            guard let layout = new.layouts[entity.name], let previous = oldByName[entity.name] else { continue }
+            let table = TableLayout(entity: entity, layout: layout, schema: new)
+            problems += typeChanges(migrating: previous, to: table)
+            problems += relationshipProblems(migrating: previous, to: table, oldByName: oldByName)
+        }
+        return problems
+    }
+
+    /// The error that refuses a migration for `problems`, naming the versions.
+    func refusal(_ problems: [String]) -> SwiftDataError {
+        SwiftDataError.loadIssueModelContainer.explaining(
+            "the store cannot be migrated from \(fromName) to \(toName) without losing data; nothing was changed:\n"
+                + problems.map { "- \($0)" }.joined(separator: "\n"))
+    }
+
+    /// The attributes whose type changes, which no lightweight step can carry over.
+    func typeChanges(migrating previous: Schema.Entity, to table: TableLayout) -> [String] {
+        let entity = table.entity
+        return (table.columns + table.externalColumns).compactMap { column in
+            guard let attribute = entity.attributesByName[column.name],
+                  let oldAttribute = previous.attribute(continuedBy: attribute),
+                  Self.changesType(from: oldAttribute, to: attribute)
+            else { return nil }
+            return "\(entity.name).\(attribute.name) changes type from \(oldAttribute.valueTypeName) to \(attribute.valueTypeName) (\(toName)); a type change is not lightweight: add the new attribute under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version"
+        }
+    }
+
+    private static func changesType(from old: Schema.Attribute, to new: Schema.Attribute) -> Bool {
+        old.storageType != new.storageType || (new.storageType == .codable && old.valueTypeName != new.valueTypeName)
+    }
+
+    /// Every other reason the entity cannot be migrated without losing or inventing data: what
+    /// the rows hold decides (after a custom stage's `willMigrate` has run).
     func problems(migrating previous: Schema.Entity, to table: TableLayout, _ db: Database) throws -> [String] {
         var problems: [String] = []
         let entity = table.entity
@@ -12,13 +50,7 @@ extension TableRestructuring {
             guard let attribute = entity.attributesByName[column.name] else { continue }
             let place = "\(entity.name).\(attribute.name)"
             let oldAttribute = previous.attribute(continuedBy: attribute)
-            if let oldAttribute, oldAttribute.storageType != attribute.storageType
-                || (attribute.storageType == .codable && oldAttribute.valueTypeName != attribute.valueTypeName)
-            {
-                problems.append(
-                    "\(place) changes type from \(oldAttribute.valueTypeName) to \(attribute.valueTypeName) (\(toName)); a type change is not lightweight: add the new attribute under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version")
-                continue
-            }
+            if let oldAttribute, Self.changesType(from: oldAttribute, to: attribute) { continue }
             guard let source = source(of: attribute, codec: column.codec, in: previous) else {
                 // A table without rows (perhaps emptied by willMigrate) has no row to leave
                 // without a value.

@@ -67,6 +67,7 @@ struct TableRestructuring {
                 for column in table.columns where fillValue(of: entity.attributesByName[column.name], in: previous, codec: column.codec) == Self.unfilledMarker {
                     columnsAwaitingValues.append((entity.name, column.name))
                 }
+                blocking += typeChanges(migrating: previous, to: table)
                 blocking += try problems(migrating: previous, to: table, db)
                 blocking += relationshipProblems(migrating: previous, to: table, oldByName: oldByName)
             }
@@ -81,11 +82,7 @@ struct TableRestructuring {
                 }
             }
         }
-        guard blocking.isEmpty else {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the store cannot be migrated from \(fromName) to \(toName) without losing data; nothing was changed:\n"
-                    + blocking.map { "- \($0)" }.joined(separator: "\n"))
-        }
+        guard blocking.isEmpty else { throw refusal(blocking) }
         for entity in old where !newNames.contains(entity.name) {
             try execute("DROP TABLE IF EXISTS \(entity.name.quotedDatabaseIdentifier)", db)
         }
