@@ -72,7 +72,7 @@ enum MigrationExecutor {
                     try run(step, from: current, db, url: url, identifier: metadata.storeIdentifier, plan: plan)
                     current = step.to.entities
                 }
-                // The version reached, which the last step's structure may share with later ones.
+                // The store records the schema and version it now has once, after the last step.
                 try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
             }
         } catch let error as SwiftDataError {
@@ -97,7 +97,6 @@ enum MigrationExecutor {
             from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
             dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
         try structure.run(in: db)
-        try StoreMetadata(storeIdentifier: identifier, schema: step.to).write(to: db)
         if let didMigrate = step.didMigrate {
             let session = MigrationSession(
                 db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url)
