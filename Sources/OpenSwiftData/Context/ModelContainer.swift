@@ -30,6 +30,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// Whether this is a migration's container over its transaction, made while the app's
     /// container opens: nothing observes the models read through it.
     let isMigrating: Bool
+    /// The migration whose `didMigrate` this container serves, for typed transforms.
+    let migrationSession: MigrationSession?
     /// How many migration containers exist, on any thread. While there are none, a model
     /// read for the first time can be observed without a look at its context.
     static let migratingCount = Atomic<Int>(0)
@@ -60,15 +62,21 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     ) throws {
         try givenSchema.validate()
         var schema = givenSchema
-        if let migrationPlan {
+        let planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }
+        if let planVersions {
             // The store records the plan version the models match, not the schema's default,
             // so an older build of the app recognises it as newer than itself.
-            let (versions, targetIndex) = try MigrationPlanner.check(migrationPlan, target: givenSchema)
-            schema = givenSchema.withVersion(versions[targetIndex].schema.version)
+            guard let targetIndex = planVersions.versions.firstIndex(where: { $0.schema.fingerprint == givenSchema.fingerprint }) else {
+                let nearest = planVersions.nearest(to: givenSchema.entities)
+                throw SwiftDataError.unknownSchema.explaining(
+                    "the models the container was created with match no version of \(planVersions.plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
+            }
+            schema = givenSchema.withVersion(planVersions.versions[targetIndex].schema.version)
         }
         self.schema = schema
         self.migrationPlan = migrationPlan
         isMigrating = false
+        migrationSession = nil
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
         orderedConfigurations = configurations
         try Self.checkDistinct(configurations)
@@ -81,11 +89,18 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             let storeSchema = schema.restricted(to: entityNames)
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
+            // The file is read once: the metadata the migration leaves is what the store opens with.
+            var metadata: StoreMetadata?
             if case .file(let url) = location, configuration.allowsSave {
-                try MigrationExecutor.migrateIfNeeded(
-                    at: url, to: storeSchema, plan: migrationPlan, backingUp: configuration.backsUpBeforeMigrating)
+                metadata = try SQLiteStore.inspectFile(at: url, readOnly: false)
+                if let stored = metadata, let migration = try MigrationPlanner.migration(
+                    of: url, stored: stored, to: storeSchema, versions: planVersions,
+                    backingUp: configuration.backsUpBeforeMigrating) {
+                    metadata = try MigrationExecutor.run(migration)
+                }
             }
-            let store = try SQLiteStore(location: location, schema: storeSchema, allowsSave: configuration.allowsSave)
+            let store = try SQLiteStore(
+                location: location, schema: storeSchema, allowsSave: configuration.allowsSave, metadata: metadata)
             stores.append(store)
             for name in entityNames { storeByEntity[name] = store }
         }
@@ -94,8 +109,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     }
 
     /// A container over a store that a migration stage is changing, for the stage's context.
-    init(migrating store: SQLiteStore) {
+    init(migrating store: SQLiteStore, session: MigrationSession? = nil) {
         isMigrating = true
+        migrationSession = session
         Self.migratingCount.add(1, ordering: .relaxed)
         schema = store.schema
         migrationPlan = nil

@@ -13,67 +13,42 @@ import Logging
 /// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
 /// table.
 enum MigrationExecutor {
-    static func migrateIfNeeded(at url: URL, to target: Schema, plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool) throws {
-        guard let metadata = try SQLiteStore.inspectFile(at: url, readOnly: false) else { return }
-        // A store with the models' structure is up to date, unless a plan's version of the same
-        // structure is still to be recorded: custom stages between its version and the models'
-        // still run (a store holding some of the entities can keep its structure through
-        // versions), and a store written before stores recorded their version gets it once.
-        let recordsTargetVersion = plan == nil || metadata.versionIdentifier == target.version.description
-        if metadata.fingerprint == target.fingerprint, recordsTargetVersion { return }
-        let store = "the store \(url.path)"
-        let steps = try MigrationPlanner.steps(stored: metadata, target: target, plan: plan, store: store, backingUp: backingUp)
-        if steps.isEmpty {
-            if metadata.fingerprint == target.fingerprint, !recordsTargetVersion {
-                try MigrationConnection.inTransaction(at: url, backingUp: false) { db in
-                    try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
-                }
-                migrationLog.debug("\(store) now records version \(target.version), whose structure it has")
-            }
-            return
+    /// Runs a planned migration and returns the metadata the store records after it.
+    ///
+    /// - Throws: ``SwiftDataError`` when a step is refused by what the rows hold, a stage's
+    ///   closure throws, or SQLite fails; the store is then as it was.
+    static func run(_ migration: PlannedMigration) throws -> StoreMetadata {
+        let url = migration.url
+        let store = migration.storeDescription
+        let after = try StoreMetadata(storeIdentifier: migration.stored.storeIdentifier, schema: migration.target)
+        if migration.steps.isEmpty {
+            try MigrationConnection.inTransaction(at: url, backingUp: false) { db in try after.write(to: db) }
+            migrationLog.debug("\(store) now records version \(migration.target.version), whose structure it has")
+            return after
         }
-        // What no rows can change is refused before any of the plan's code runs.
-        var current = try metadata.schema().entities
-        for step in steps {
-            let restructuring = TableRestructuring(
-                from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
-                dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
-            let problems = restructuring.structuralProblems()
-            if !problems.isEmpty { throw restructuring.refusal(problems) }
-            current = step.to.entities
-        }
-        let needsBackup = backingUp && !steps.allSatisfy(\.keepsEveryStoredValue)
-        if backingUp, !needsBackup {
+        if migration.steps.allSatisfy(\.keepsEveryStoredValue) {
             migrationLog.debug("\(store): the migration only adds and renames, so no backup copy is made")
         }
         // A drop is a warning when no code of the plan's runs in its step; a custom stage's code
         // had the chance to read what it needed first.
-        for step in steps where !step.droppedProperties.isEmpty {
-            let kept = backingUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
+        for step in migration.steps where !step.droppedProperties.isEmpty {
+            let kept = migration.backsUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
             let message: Logger.Message = "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) and the values stored there; \(kept)"
-            if step.willMigrate == nil, step.didMigrate == nil {
-                migrationLog.warning(message)
-            } else {
+            if step.isCustom {
                 migrationLog.debug(message)
+            } else {
+                migrationLog.warning(message)
             }
         }
-        try migrate(url, metadata: metadata, steps: steps, target: target, plan: plan, backingUp: needsBackup)
-    }
-
-    private static func migrate(
-        _ url: URL, metadata: StoreMetadata, steps: [MigrationStep], target: Schema,
-        plan: (any SchemaMigrationPlan.Type)?, backingUp: Bool
-    ) throws {
         let started = Date()
+        let restructurings = try migration.restructurings
         do {
-            try MigrationConnection.inTransaction(at: url, backingUp: backingUp) { db in
-                var current = try metadata.schema().entities
-                for step in steps {
-                    try run(step, from: current, db, url: url, identifier: metadata.storeIdentifier, plan: plan)
-                    current = step.to.entities
+            try MigrationConnection.inTransaction(at: url, backingUp: migration.backsUp) { db in
+                for (step, restructuring) in zip(migration.steps, restructurings) {
+                    try run(step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier)
                 }
                 // The store records the schema and version it now has once, after the last step.
-                try StoreMetadata(storeIdentifier: metadata.storeIdentifier, schema: target).write(to: db)
+                try after.write(to: db)
             }
         } catch let error as SwiftDataError {
             throw error
@@ -81,33 +56,29 @@ enum MigrationExecutor {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
         }
-        migrationLog.debug("migrated \(url.path) through \(steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        migrationLog.debug("migrated \(url.path) through \(migration.steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        return after
     }
 
     private static func run(
-        _ step: MigrationStep, from current: [Schema.Entity], _ db: Database, url: URL, identifier: String,
-        plan: (any SchemaMigrationPlan.Type)?
+        _ step: MigrationStep, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String
     ) throws {
         let started = Date()
         let before = db.totalChangesCount
         if let willMigrate = step.willMigrate {
             try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
         }
-        var structure = TableRestructuring(
-            from: current, to: step.to, preparesForCustomStage: step.didMigrate != nil,
-            dropsRemovedEntities: plan != nil, fromName: step.fromName, toName: step.toName)
+        var structure = restructuring
         try structure.run(in: db)
         if let didMigrate = step.didMigrate {
             let session = MigrationSession(
                 db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url)
-            try MigrationSession.$current.withValue(session) {
-                try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate")
-            }
+            try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
             try structure.finishCustomStage(in: db)
         }
         let rows = db.totalChangesCount - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        let kind = step.willMigrate != nil || step.didMigrate != nil ? "custom" : "lightweight"
+        let kind = step.isCustom ? "custom" : "lightweight"
         try MigrationHistory.record(
             from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
             milliseconds: milliseconds, in: db)
@@ -122,10 +93,10 @@ enum MigrationExecutor {
     /// closure saves, and what it leaves unsaved, is written into the migration.
     private static func runStage(
         _ closure: (ModelContext) throws -> Void, schema: Schema, _ db: Database, url: URL,
-        identifier: String, step: MigrationStep, phase: String
+        identifier: String, step: MigrationStep, phase: String, session: MigrationSession? = nil
     ) throws {
         let store = SQLiteStore(migrating: db, schema: schema, identifier: identifier, location: .file(url))
-        let context = ModelContext(ModelContainer(migrating: store))
+        let context = ModelContext(ModelContainer(migrating: store, session: session))
         do {
             try closure(context)
             if context.hasChanges { try context.save() }

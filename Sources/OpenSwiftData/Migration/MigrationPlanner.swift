@@ -1,23 +1,44 @@
-/// One step of a migration: from one structure to the next, with the custom stage's closures
-/// when the plan declares one.
-struct MigrationStep {
-    let from: Schema
-    let to: Schema
-    let fromName: String
-    let toName: String
-    let willMigrate: ((ModelContext) throws -> Void)?
-    let didMigrate: ((ModelContext) throws -> Void)?
-}
+import Foundation
 
-/// Turns a store's recorded schema, the schema the container opens it with, and the app's
-/// migration plan (if any) into the steps that bring the store up to date — after checking the
-/// plan, so a broken plan is reported before the store is touched.
+/// Decides what a migration does to a store before any of it runs: from the store's recorded
+/// schema, the schema the container opens it with and the app's plan (if any), the steps that
+/// bring the store up to date, refusing a broken plan, a store no version describes, a store
+/// newer than the app, and every change no rows could make acceptable (an attribute changing
+/// type, a relationship changing destination or storage) — all before the store is touched or
+/// any code of the plan's runs. A dry run and a real migration start from the same plan.
 enum MigrationPlanner {
+    /// The migration `url`'s store needs to reach `target`, or `nil` when it is up to date.
+    ///
     /// - Parameters:
-    ///   - store: the store's description, for messages.
-    ///   - backingUp: whether the store is copied before the migration.
-    static func steps(
-        stored metadata: StoreMetadata, target: Schema, plan: (any SchemaMigrationPlan.Type)?, store: String,
+    ///   - stored: the store's metadata, read once by the caller.
+    ///   - versions: the app's plan, checked once per container; `nil` without a plan.
+    ///   - backingUp: whether the configuration allows a copy before a migration that can drop
+    ///     or rewrite stored values.
+    /// - Throws: ``SwiftDataError`` naming the store, the versions and the fix, when the
+    ///   migration would be refused.
+    static func migration(
+        of url: URL, stored: StoreMetadata, to target: Schema, versions: PlanVersions?, backingUp: Bool
+    ) throws -> PlannedMigration? {
+        // A store with the models' structure is up to date, unless a plan's version of the same
+        // structure is still to be recorded: custom stages between its version and the models'
+        // still run (a store holding some of the entities can keep its structure through
+        // versions), and a store written before stores recorded their version gets it once.
+        let recordsTargetVersion = versions == nil || stored.versionIdentifier == target.version.description
+        if stored.fingerprint == target.fingerprint, recordsTargetVersion { return nil }
+        let store = "the store \(url.path)"
+        let steps = try self.steps(stored: stored, target: target, versions: versions, store: store, backingUp: backingUp)
+        let migration = PlannedMigration(
+            url: url, stored: stored, target: target, steps: steps, dropsRemovedEntities: versions != nil,
+            backsUp: backingUp && !steps.allSatisfy(\.keepsEveryStoredValue))
+        for restructuring in try migration.restructurings {
+            let problems = restructuring.structuralProblems()
+            if !problems.isEmpty { throw restructuring.refusal(problems) }
+        }
+        return migration
+    }
+
+    private static func steps(
+        stored metadata: StoreMetadata, target: Schema, versions plan: PlanVersions?, store: String,
         backingUp: Bool
     ) throws -> [MigrationStep] {
         let stored = try metadata.schema()
@@ -32,13 +53,12 @@ enum MigrationPlanner {
         }
         // A store holding some of the container's entities (one of several configurations)
         // goes through the plan's versions restricted to those entities.
-        let versions = try validatedVersions(of: plan).map { $0.restricted(to: target.entities.map(\.name)) }
-        guard let targetIndex = versions.firstIndex(where: { $0.schema.version == target.version && $0.schema.fingerprint == target.fingerprint })
-            ?? versions.firstIndex(where: { $0.schema.fingerprint == target.fingerprint })
-        else {
-            let nearest = nearestVersion(to: target.entities, in: versions)
+        let planVersions = plan.restricted(to: target.entities.map(\.name))
+        let versions = planVersions.versions
+        guard let targetIndex = planVersions.index(of: target) else {
+            let nearest = planVersions.nearest(to: target.entities)
             throw SwiftDataError.unknownSchema.explaining(
-                "the models \(store) is opened with match no version of \(plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
+                "the models \(store) is opened with match no version of \(plan.plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
         }
         if let newest = versions.last, stored.version > newest.schema.version {
             throw SwiftDataError.backwardMigration.explaining(
@@ -66,9 +86,9 @@ enum MigrationPlanner {
                 steps.append(repair)
                 storeIndex = recorded
             } else {
-                let nearest = nearestVersion(to: stored.entities, in: versions)
+                let nearest = planVersions.nearest(to: stored.entities)
                 throw SwiftDataError.unknownSchema.explaining(
-                    "\(store) has a structure that matches no version of \(plan); it differs from the nearest, \(nearest.version.name), by: \(nearest.difference). It was left untouched. Declare the version it was written with (copy the models as they shipped) as the plan's first schema")
+                    "\(store) has a structure that matches no version of \(plan.plan); it differs from the nearest, \(nearest.version.name), by: \(nearest.difference). It was left untouched. Declare the version it was written with (copy the models as they shipped) as the plan's first schema")
             }
         }
         guard let start = storeIndex else { return steps }
@@ -81,15 +101,7 @@ enum MigrationPlanner {
             let to = versions[index + 1]
             // A version that changes only other stores' entities changes nothing here.
             if from.schema.fingerprint == to.schema.fingerprint { continue }
-            var willMigrate: ((ModelContext) throws -> Void)?
-            var didMigrate: ((ModelContext) throws -> Void)?
-            for stage in plan.stages {
-                if case .custom(let stageFrom, let stageTo, let will, let did) = stage,
-                   stageFrom == from.type, stageTo == to.type {
-                    willMigrate = will
-                    didMigrate = did
-                }
-            }
+            let (willMigrate, didMigrate) = planVersions.customClosures(after: index)
             steps.append(MigrationStep(
                 from: from.schema, to: to.schema, fromName: from.name, toName: to.name,
                 willMigrate: willMigrate, didMigrate: didMigrate))
@@ -100,94 +112,11 @@ enum MigrationPlanner {
     /// The version a store is at: among the versions with its structure, the one it records,
     /// or else the newest up to the target (several versions restricted to one store's entities
     /// can share a structure).
-    private static func storeVersion(recorded metadata: StoreMetadata, among versions: [VersionInfo], upTo targetIndex: Int) -> Int? {
+    private static func storeVersion(recorded metadata: StoreMetadata, among versions: [PlanVersions.Version], upTo targetIndex: Int) -> Int? {
         let candidates = versions.indices.filter { versions[$0].schema.fingerprint == metadata.fingerprint }
         return candidates.first { versions[$0].schema.version.description == metadata.versionIdentifier }
             ?? candidates.last { $0 <= targetIndex }
             ?? candidates.first
-    }
-
-    /// The plan's versions, each with its schema built once, after ``validate(_:_:)``.
-    private static func validatedVersions(of plan: any SchemaMigrationPlan.Type) throws -> [VersionInfo] {
-        let versions = plan.schemas.map { VersionInfo($0) }
-        try validate(plan, versions)
-        return versions
-    }
-
-    /// Checks the plan, and that the container's models are one of its versions; returns the
-    /// versions and the index of that one. Runs whenever a container is given a plan, before any
-    /// store is opened.
-    @discardableResult
-    static func check(_ plan: any SchemaMigrationPlan.Type, target: Schema) throws -> (versions: [VersionInfo], targetIndex: Int) {
-        let versions = try validatedVersions(of: plan)
-        guard let targetIndex = versions.firstIndex(where: { $0.schema.fingerprint == target.fingerprint }) else {
-            let nearest = nearestVersion(to: target.entities, in: versions)
-            throw SwiftDataError.unknownSchema.explaining(
-                "the models the container was created with match no version of \(plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
-        }
-        return (versions, targetIndex)
-    }
-
-    /// One version of a plan, with its schema built once.
-    struct VersionInfo {
-        let type: any VersionedSchema.Type
-        let schema: Schema
-        var name: String { "\(type) (\(type.versionIdentifier))" }
-
-        init(_ type: any VersionedSchema.Type) {
-            self.type = type
-            schema = Schema(versionedSchema: type)
-        }
-
-        private init(type: any VersionedSchema.Type, schema: Schema) {
-            self.type = type
-            self.schema = schema
-        }
-
-        /// The version with only the entities one store holds.
-        func restricted(to entityNames: [String]) -> VersionInfo {
-            VersionInfo(type: type, schema: schema.restricted(to: entityNames))
-        }
-    }
-
-    /// Refuses a plan whose versions share a structure, are out of order, or whose stages name
-    /// versions outside the plan, skip versions or go backwards.
-    static func validate(_ plan: any SchemaMigrationPlan.Type, _ versions: [VersionInfo]) throws {
-        guard !versions.isEmpty else {
-            throw SwiftDataError.loadIssueModelContainer.explaining("\(plan).schemas is empty; list every version of the models, oldest first")
-        }
-        for version in versions {
-            try version.schema.validate()
-        }
-        for (index, version) in versions.enumerated() {
-            for earlier in versions[..<index] where earlier.schema.fingerprint == version.schema.fingerprint {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(plan) declares \(earlier.name) and \(version.name) with identical structure, so a store cannot tell them apart (SwiftData crashes with \"Duplicate version checksums detected\"). Remove one of them: adding a property with a default value, or changing a default or a delete rule, needs no new version. If only the meaning of stored data changed, set a hashModifier on the affected property")
-            }
-            if index > 0, !(versions[index - 1].schema.version < version.schema.version) {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(plan).schemas must go from oldest to newest, but \(version.name) follows \(versions[index - 1].name); order them by versionIdentifier")
-            }
-        }
-        for stage in plan.stages {
-            let (from, to) = stage.versions
-            guard let fromIndex = versions.firstIndex(where: { $0.type == from }) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) migrates from \(from), which is not in \(plan).schemas; add it there")
-            }
-            guard let toIndex = versions.firstIndex(where: { $0.type == to }) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) migrates to \(to), which is not in \(plan).schemas; add it there")
-            }
-            if toIndex <= fromIndex {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) goes backwards, from \(versions[fromIndex].name) to \(versions[toIndex].name); stages go from a version to the next one")
-            }
-            if toIndex != fromIndex + 1 {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) goes from \(versions[fromIndex].name) to \(versions[toIndex].name), skipping \(versions[fromIndex + 1].name); declare one stage per pair of consecutive versions")
-            }
-        }
     }
 
     /// Whether a store's structure differs from a version only in ways a lightweight step
@@ -207,66 +136,5 @@ enum MigrationPlanner {
             }
         }
         return true
-    }
-
-    private static func nearestVersion(to entities: [Schema.Entity], in versions: [VersionInfo])
-        -> (version: VersionInfo, difference: SchemaDifference) {
-        versions.map { ($0, SchemaDifference(from: $0.schema.entities, to: entities)) }
-            .min { $0.1.changes.count < $1.1.changes.count }!
-    }
-}
-
-extension MigrationStage {
-    /// The versions the stage goes from and to.
-    var versions: (from: any VersionedSchema.Type, to: any VersionedSchema.Type) {
-        switch self {
-        case .lightweight(let from, let to): (from, to)
-        case .custom(let from, let to, _, _): (from, to)
-        }
-    }
-}
-
-extension MigrationStep {
-    /// What the step drops with its stored values: the old version's entities, attributes and
-    /// relationships that the new one neither keeps under their name nor continues through an
-    /// `originalName`, as "entity Name", "Entity.attribute", "Entity.relationship".
-    var droppedProperties: [String] {
-        from.entities.flatMap { old -> [String] in
-            guard let new = to.entitiesByName[old.name] else { return ["entity \(old.name)"] }
-            let attributes = old.attributesInOrder.filter { attribute in
-                !new.attributesInOrder.contains { $0.name == attribute.name || $0.originalName == attribute.name }
-            }.map(\.name)
-            let relationships = old.relationshipsInOrder.filter { relationship in
-                !new.relationshipsInOrder.contains { $0.name == relationship.name || $0.originalName == relationship.name }
-            }.map(\.name)
-            return (attributes + relationships).map { "\(old.name).\($0)" }
-        }
-    }
-
-    /// Whether the step can only add to the store or rename what it holds: it has no custom
-    /// stage, and every entity, attribute and relationship of the old version is still there
-    /// (under its name, or as a new property's `originalName`) with the same kind of storage.
-    /// Such a step changes no stored value, so the transaction it runs in is all the protection
-    /// it needs; anything else is backed up first (see `ModelConfiguration.backsUpBeforeMigrating`).
-    var keepsEveryStoredValue: Bool {
-        guard willMigrate == nil, didMigrate == nil else { return false }
-        return from.entities.allSatisfy { old in
-            guard let new = to.entitiesByName[old.name] else { return false }
-            let attributesKept = old.attributesInOrder.allSatisfy { attribute in
-                new.attributesInOrder.contains { kept in
-                    (kept.name == attribute.name || kept.originalName == attribute.name)
-                        && kept.storageType == attribute.storageType && kept.isOptional == attribute.isOptional
-                        && kept.options.contains(.externalStorage) == attribute.options.contains(.externalStorage)
-                }
-            }
-            let relationshipsKept = old.relationshipsInOrder.allSatisfy { relationship in
-                new.relationshipsInOrder.contains { kept in
-                    (kept.name == relationship.name || kept.originalName == relationship.name)
-                        && kept.destination == relationship.destination && kept.isToOne == relationship.isToOne
-                        && kept.inverseName == relationship.inverseName
-                }
-            }
-            return attributesKept && relationshipsKept
-        }
     }
 }

@@ -3,11 +3,8 @@ import GRDB
 
 /// The migration a custom stage's `didMigrate` runs in: the connection, the old version's
 /// schema, and the old tables kept beside the rebuilt ones, so a typed transform can read each
-/// model as it was.
+/// model as it was. The container of the context `didMigrate` is given holds it.
 final class MigrationSession: @unchecked Sendable {
-    /// The session of the `didMigrate` running on this task, if any.
-    @TaskLocal static var current: MigrationSession?
-
     private let db: Database
     private let oldSchema: Schema
     private let retainedTables: [String: String]

@@ -36,7 +36,7 @@ extension MigrationStage {
         transform: @escaping (_ old: Old, _ new: New) throws -> Void
     ) -> MigrationStage {
         .custom(fromVersion: fromVersion, toVersion: toVersion, willMigrate: willMigrate, didMigrate: { context in
-            guard let session = MigrationSession.current else {
+            guard let session = context.container.migrationSession else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "a transform stage's closure can only run inside a migration")
             }

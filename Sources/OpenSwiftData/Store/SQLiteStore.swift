@@ -36,12 +36,14 @@ final class SQLiteStore: Sendable {
     /// container never wait on this: its writes take turns on one connection.
     static let busyTimeout: TimeInterval = 10
 
-    /// Opens the store at `location`, creating it when there is nothing there yet.
+    /// Opens the store at `location`, creating it when there is nothing there yet. `metadata`,
+    /// when given, is the file's metadata as the caller has just read (and perhaps migrated) it,
+    /// so that the file is not read again.
     ///
     /// Throws, leaving any file as it was, when the file is not an SQLite database, is an SQLite
     /// database that is not one of our stores, was written with another schema, or cannot be
     /// created or opened.
-    init(location: Location, schema: Schema, allowsSave: Bool) throws {
+    init(location: Location, schema: Schema, allowsSave: Bool, metadata: StoreMetadata? = nil) throws {
         self.location = location
         self.schema = schema
         self.isReadOnly = !allowsSave
@@ -70,7 +72,7 @@ final class SQLiteStore: Sendable {
                 connection = .memory(database)
                 identifier = try Self.create(in: database, schema: schema, tables: tables)
             case .file(let url):
-                let existing = try Self.inspectFile(at: url, readOnly: readOnly)
+                let existing = try metadata ?? Self.inspectFile(at: url, readOnly: readOnly)
                 if let existing {
                     try Self.check(existing, against: schema, location: location)
                 } else if readOnly {
