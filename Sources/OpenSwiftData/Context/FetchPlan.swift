@@ -9,6 +9,14 @@ struct FetchPlan {
     /// The other entities the condition and the order read through relationships.
     let relatedEntities: Set<String>
 
+    /// The rows the plan reads, `limit` from `offset` on.
+    func selection(limit: Int? = nil, offset: Int? = nil) -> RowSelection {
+        RowSelection(table, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+    }
+
+    /// The rows the plan's condition matches, in key order.
+    var matchingRows: RowSelection { RowSelection(table, where: condition) }
+
     init(store: SQLiteStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
         self.store = store
         self.table = table

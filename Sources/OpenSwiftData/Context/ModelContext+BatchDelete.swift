@@ -31,7 +31,7 @@ extension ModelContext {
             return
         }
         if let held = registered[query.table.entity.name], !held.isEmpty {
-            let matching = try query.store.fetchRowIDs(query.table, where: query.condition, orderBy: nil, limit: nil, offset: nil)
+            let matching = try query.store.fetchRowIDs(query.matchingRows)
             for rowID in matching {
                 if let model = held[rowID]?.model { delete(model) }
             }
@@ -47,7 +47,7 @@ extension ModelContext {
         while let index = batchDeletes.firstIndex(where: { !isolatedEntity($0) && !canDeleteInStore($0) }) {
             let batch = batchDeletes.remove(at: index)
             let models = try models(of: batch) {
-                try batch.store.forEachRow(batch.table, where: batch.condition, orderBy: nil, limit: nil, offset: nil, $0)
+                try batch.store.forEachRow(batch.matchingRows, $0)
             }
             for model in models { delete(model) }
         }

@@ -49,9 +49,7 @@ extension ModelContext {
             throw SwiftDataError.includePendingChangesWithBatchSize.explaining(
                 "the context has unsaved changes to \(pending.joined(separator: ", ")), which a batched fetch of \(query.table.entity.name) cannot include; save first, or set includePendingChanges to false")
         }
-        let rowIDs = try query.store.fetchRowIDs(
-            query.table, where: query.condition, orderBy: query.orderBy,
-            limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))
         return FetchResultsCollection(rowIDs: rowIDs, batchSize: max(batchSize, 1)) { [unowned self] batch in
             try self.models(T.self, rowIDs: batch, query)
         }
@@ -75,9 +73,7 @@ extension ModelContext {
         if unsavedChangesMatter(to: query, descriptor) {
             return try fetchModels(descriptor).map(\.persistentModelID)
         }
-        let rowIDs = try query.store.fetchRowIDs(
-            query.table, where: query.condition, orderBy: query.orderBy,
-            limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))
         return rowIDs.map {
             PersistentIdentifier(storeIdentifier: query.store.identifier, entityName: query.table.entity.name, key: .row($0))
         }
@@ -103,9 +99,7 @@ extension ModelContext {
         block: (_ model: T) throws -> Void
     ) throws where T: PersistentModel {
         let query = try FetchPlan(fetch, in: self)
-        let rowIDs = try query.store.fetchRowIDs(
-            query.table, where: query.condition, orderBy: query.orderBy,
-            limit: fetch.fetchLimit, offset: fetch.fetchOffset)
+        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: fetch.fetchLimit, offset: fetch.fetchOffset))
         let batchSize = max(batchSize, 1)
         var start = 0
         while start < rowIDs.count {

@@ -34,7 +34,7 @@ extension ModelContext {
     /// from the store.
     func materializeRows<T: PersistentModel>(_ query: FetchPlan, limit: Int? = nil, offset: Int? = nil) throws -> [T] {
         try materializeRows(query) {
-            try query.store.forEachRow(query.table, where: query.condition, orderBy: query.orderBy, limit: limit, offset: offset, $0)
+            try query.store.forEachRow(query.selection(limit: limit, offset: offset), $0)
         }
     }
 

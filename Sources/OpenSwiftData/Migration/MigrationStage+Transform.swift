@@ -61,7 +61,7 @@ extension ModelContext {
         let oldQuery = try FetchPlan(FetchDescriptor<Old>(), in: oldContext)
         // The rows there are now, in key order: rows the closure inserts get larger keys, so
         // each batch's key range holds only rows of the batch.
-        let rowIDs = try newQuery.store.fetchRowIDs(newQuery.table, where: nil, orderBy: nil, limit: nil, offset: nil)
+        let rowIDs = try newQuery.store.fetchRowIDs(RowSelection(newQuery.table))
         // When the migration only added columns, the old and the new model read the same row.
         let oldReading = oldQuery.table.rowDecoder(readingRowsOf: newQuery.table)
         // Each batch's models that can stand for the next batch's rows (see `SpareModels`).

@@ -3,25 +3,21 @@ import GRDB
 
 // Reading rows: a fetch's rows as model values, keys, counts and related rows.
 extension SQLiteStore {
-    /// Calls `body` with each row of an entity, in order: its primary key and its model values.
-    func forEachRow(
-        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
-        _ body: (Int64, ModelValues) throws -> Void
-    ) throws {
-        try forEachSelectedRow(table, where: condition, orderBy: orderBy, limit: limit, offset: offset) { rowID, row in
-            try body(rowID, try modelValues(table, row, rowID: rowID))
+    /// Calls `body` with each selected row, in order: its primary key and its model values.
+    func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws {
+        try forEachSelectedRow(selection) { rowID, row in
+            try body(rowID, try modelValues(selection.table, row, rowID: rowID))
         }
     }
 
-    /// Calls `body` with each row of an entity, in order, as SQLite has it: its primary key and
-    /// the statement on the row, whose columns are `columns` (by default the table's
-    /// `selectList`), the key first.
+    /// Calls `body` with each selected row, in order, as SQLite has it: its primary key and the
+    /// statement on the row, whose columns are `columns` (by default the table's `selectList`),
+    /// the key first.
     func forEachSelectedRow(
-        _ table: TableLayout, columns: String? = nil, where condition: SQLFragment?, orderBy: String?, limit: Int?,
-        offset: Int?, reusable: Bool = false, _ body: (Int64, RawStatement) throws -> Void
+        _ selection: RowSelection, columns: String? = nil, reusable: Bool = false,
+        _ body: (Int64, RawStatement) throws -> Void
     ) throws {
-        let (sql, arguments) = selectSQL(
-            table, columns: columns ?? table.selectList, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        let (sql, arguments) = selection.sql(columns: columns ?? selection.table.selectList)
         try read { db in
             try RawStatement(sql: sql, in: db, reusable: reusable).forEachRow(arguments) { row in
                 try body(row.int64(at: 0) ?? 0, row)
@@ -36,16 +32,14 @@ extension SQLiteStore {
         let condition = SQLFragment(
             sql: "\(table.qualifiedKeyColumn) IN (\(placeholders))",
             arguments: rowIDs.map(\.databaseValue))
-        try forEachRow(table, where: condition, orderBy: nil, limit: nil, offset: nil, body)
+        try forEachRow(RowSelection(table, where: condition), body)
     }
 
     /// Calls `body` with each row of an entity whose key is in `range`, in key order: a walk
     /// through a table in slices needs no list of keys, and one prepared statement, kept on
     /// the connection, serves every slice.
     func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws {
-        try forEachSelectedRow(
-            table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
-        ) { rowID, row in
+        try forEachSelectedRow(RowSelection(table, where: Self.keys(of: table, in: range)), reusable: true) { rowID, row in
             try body(rowID, try modelValues(table, row, rowID: rowID))
         }
     }
@@ -57,9 +51,7 @@ extension SQLiteStore {
         _ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, alsoReadAs other: RowDecoder,
         _ body: (_ rowID: Int64, _ values: ModelValues, _ otherValues: ModelValues) throws -> Void
     ) throws {
-        try forEachSelectedRow(
-            table, where: Self.keys(of: table, in: range), orderBy: nil, limit: nil, offset: nil, reusable: true
-        ) { rowID, row in
+        try forEachSelectedRow(RowSelection(table, where: Self.keys(of: table, in: range)), reusable: true) { rowID, row in
             let values = try modelValues(table, row, rowID: rowID)
             try body(rowID, values, try other.values(of: row, sharing: values))
         }
@@ -91,47 +83,22 @@ extension SQLiteStore {
         return try column.codec.decode(stored ?? .null)
     }
 
-    /// The primary keys of an entity's matching rows.
-    func fetchRowIDs(
-        _ table: TableLayout, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?
-    ) throws -> [Int64] {
+    /// The primary keys of the selected rows.
+    func fetchRowIDs(_ selection: RowSelection) throws -> [Int64] {
         // Read through the C API: GRDB's cursor cost twice SQLite's own step per key, and a
         // transform or `fetch(_:batchSize:)` over a large table reads a key for every row.
         var rowIDs: [Int64] = []
-        try forEachSelectedRow(
-            table, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier, where: condition, orderBy: orderBy,
-            limit: limit, offset: offset
-        ) { rowID, _ in rowIDs.append(rowID) }
+        try forEachSelectedRow(selection, columns: TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) { rowID, _ in
+            rowIDs.append(rowID)
+        }
         return rowIDs
     }
 
     /// The number of an entity's matching rows.
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
-        let (sql, arguments) = selectSQL(table, columns: "COUNT(*)", where: condition, orderBy: nil, limit: nil, offset: nil, ordered: false)
+        let (sql, arguments) = RowSelection(table, where: condition).sql(columns: "COUNT(*)", ordered: false)
         return try read { db in
             try Int.fetchOne(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)) ?? 0
         }
-    }
-
-    func selectSQL(
-        _ table: TableLayout, columns: String, where condition: SQLFragment?, orderBy: String?, limit: Int?, offset: Int?,
-        ordered: Bool = true
-    ) -> (String, [DatabaseValue]) {
-        var sql = "SELECT \(columns) FROM \(table.tableName)"
-        var arguments: [DatabaseValue] = []
-        if let condition {
-            sql += " WHERE \(condition.sql)"
-            arguments += condition.arguments
-        }
-        if ordered {
-            // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
-            let key = table.qualifiedKeyColumn
-            sql += " ORDER BY " + (orderBy.map { "\($0), \(key)" } ?? key)
-        }
-        if limit != nil || offset != nil {
-            sql += " LIMIT ? OFFSET ?"
-            arguments += [(limit ?? -1).databaseValue, (offset ?? 0).databaseValue]
-        }
-        return (sql, arguments)
     }
 }

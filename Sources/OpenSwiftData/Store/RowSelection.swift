@@ -1,0 +1,41 @@
+import GRDB
+
+/// Which rows of a table a read selects, and in what order: what a fetch asks the store for.
+struct RowSelection {
+    let table: TableLayout
+    /// The SQL condition rows must meet; `nil` for every row.
+    var condition: SQLFragment?
+    /// The SQL `ORDER BY` terms; rows come in key order after them (and without them).
+    var orderBy: String?
+    var limit: Int?
+    var offset: Int?
+
+    init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil) {
+        self.table = table
+        self.condition = condition
+        self.orderBy = orderBy
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// The `SELECT` of `columns` for these rows, with its arguments; `ordered: false` leaves
+    /// the order to SQLite (for a count).
+    func sql(columns: String, ordered: Bool = true) -> (String, [DatabaseValue]) {
+        var sql = "SELECT \(columns) FROM \(table.tableName)"
+        var arguments: [DatabaseValue] = []
+        if let condition {
+            sql += " WHERE \(condition.sql)"
+            arguments += condition.arguments
+        }
+        if ordered {
+            // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
+            let key = table.qualifiedKeyColumn
+            sql += " ORDER BY " + (orderBy.map { "\($0), \(key)" } ?? key)
+        }
+        if limit != nil || offset != nil {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [(limit ?? -1).databaseValue, (offset ?? 0).databaseValue]
+        }
+        return (sql, arguments)
+    }
+}
