@@ -39,8 +39,8 @@ public struct ModelObservationRegistrar: Sendable {
     /// belongs to a migration's context. While no migration runs, its context is not looked at.
     @usableFromInline
     static func firstRead(of model: any PersistentModel) -> Created {
-        guard ModelContainer.migratingCount.load(ordering: .relaxed) > 0,
-              model.modelState?.context?.container.isMigrating == true
+        guard ModelState.anyMigrationRunning,
+              model.modelState?.isReadByMigration == true
         else { return Created() }
         return unobserved
     }

@@ -10,13 +10,12 @@ extension ModelState {
         let current = Self.optional(values[index])
         guard let fault = RelationshipFault.held(in: current) else { return current }
         let property = layout.properties[index]
-        guard let context else {
+        guard let resolved = resolveThroughContext(fault, at: index) else {
             guard isDeleted else {
                 fatalError("\(layout.entityName).\(property.name) cannot be loaded: the ModelContext that fetched the model no longer exists. Keep the context alive while you use its models")
             }
             return property.emptyValue
         }
-        let resolved = context.resolve(fault, of: self, at: index)
         values[index] = Self.slot(resolved)
         return resolved
     }

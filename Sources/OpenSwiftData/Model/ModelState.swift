@@ -178,7 +178,7 @@ class ModelState {
         if isBeingLoaded { return false }
         if values.isEmpty { allocateValues() }
         if rowID != nil, !isInserted, !changedProperties.contains(index) {
-            context?.savedValues.record(values[index], at: index, of: self)
+            recordSavedValueInContext(at: index)
             changedProperties.insert(index)
         }
         return true
@@ -186,6 +186,6 @@ class ModelState {
 
     /// Tells the context of a saved or inserted model that one of its values changed.
     private func didChangeValue() {
-        if rowID != nil || isInserted { context?.modelDidChange(self) }
+        if rowID != nil || isInserted { reportChangeToContext() }
     }
 }

@@ -39,7 +39,9 @@ import Testing
         }
         // A name declared in one layer only is that layer's; `CodingKeys` and the like are everyone's.
         let owner = layersDeclaring.compactMapValues { $0.count == 1 ? $0.first : nil }
-        let word = try Regex(#"\b[A-Z]\w*\b"#)
+        // Whole identifiers; the capitalised ones are looked up. (Swift's `\b` with its default,
+        // Unicode word boundaries, does not match here.)
+        let word = try Regex(#"[A-Za-z0-9_]+"#)
         let stringLiteral = try Regex(#""(?:[^"\\]|\\.)*""#)
         var crossings: [String] = []
         for (path, (layer, lines)) in files.sorted(by: { $0.key < $1.key }) {
@@ -49,6 +51,7 @@ import Testing
                     .replacing(stringLiteral, with: "\"\"")
                 for match in code.matches(of: word) {
                     let name = String(code[match.range])
+                    guard name.first!.isUppercase else { continue }
                     if let other = owner[name], other != layer, mustNotUse.contains(other) {
                         crossings.append("\(path):\(number + 1): \(layer) names \(name), a type of \(other)")
                     }
@@ -57,6 +60,26 @@ import Testing
         }
         #expect(crossings.isEmpty, "\(crossings.joined(separator: "\n"))")
         #expect(files.count > 50, "the sources were found at \(Self.sources.path)")
+    }
+
+    /// The Model layer calls up into Context only through its seam: the context a model's
+    /// state holds, the public `modelContext`, and the calls in `ModelState+ContextCalls.swift`.
+    @Test func modelCallsUpIntoContextOnlyThroughItsSeam() throws {
+        let seam: Set<String> = ["Model/ModelState+ContextCalls.swift", "Model/ModelState.swift", "Model/PersistentModel.swift"]
+        let contextTypes: Set<String> = ["ModelContext", "ModelContainer", "SavedValues"]
+        let word = try Regex(#"[A-Za-z0-9_]+"#)
+        var calls: [String] = []
+        for (path, (layer, lines)) in try Self.swiftFiles() where layer == "Model" && !seam.contains(path) {
+            for (number, line) in lines.enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                    .replacing(try Regex(#""(?:[^"\\]|\\.)*""#), with: "\"\"")
+                let names = code.matches(of: word).map { String(code[$0.range]) }
+                if names.contains(where: contextTypes.contains) || code.contains("context?.") || code.contains("context!.") {
+                    calls.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(calls.isEmpty, "\(calls.joined(separator: "\n"))")
     }
 
     /// Every Swift file of the library, by path: its layer (its first folder) and its lines.
