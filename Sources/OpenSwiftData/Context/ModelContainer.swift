@@ -24,6 +24,14 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     public final let migrationPlan: (any SchemaMigrationPlan.Type)?
     /// The configurations of the container's stores.
     public var configurations: Set<ModelConfiguration> { Set(orderedConfigurations) }
+    /// What the migrations run as the container opened did, one report per store migrated;
+    /// empty when every store was up to date or new.
+    ///
+    /// ```swift
+    /// let container = try ModelContainer(for: Schema(versionedSchema: SchemaV2.self), migrationPlan: Plan.self)
+    /// for report in container.migrationReports { logger.info("\(report)") }
+    /// ```
+    public let migrationReports: [MigrationReport]
 
     let orderedConfigurations: [ModelConfiguration]
     let stores: [SQLiteStore]
@@ -66,12 +74,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         if let planVersions {
             // The store records the plan version the models match, not the schema's default,
             // so an older build of the app recognises it as newer than itself.
-            guard let targetIndex = planVersions.versions.firstIndex(where: { $0.schema.fingerprint == givenSchema.fingerprint }) else {
-                let nearest = planVersions.nearest(to: givenSchema.entities)
-                throw SwiftDataError.unknownSchema.explaining(
-                    "the models the container was created with match no version of \(planVersions.plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
-            }
-            schema = givenSchema.withVersion(planVersions.versions[targetIndex].schema.version)
+            schema = givenSchema.withVersion(try planVersions.version(ofModels: givenSchema))
         }
         self.schema = schema
         self.migrationPlan = migrationPlan
@@ -83,10 +86,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
-        for configuration in configurations {
-            let entityNames = try Self.entityNames(of: configuration, in: schema)
-                .filter { storeByEntity[$0] == nil }
-            let storeSchema = schema.restricted(to: entityNames)
+        var reports: [MigrationReport] = []
+        for (configuration, storeSchema) in try Self.storeSchemas(of: configurations, in: schema) {
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             // The file is read once: the metadata the migration leaves is what the store opens with.
@@ -96,16 +97,20 @@ public class ModelContainer: Equatable, @unchecked Sendable {
                 if let stored = metadata, let migration = try MigrationPlanner.migration(
                     of: url, stored: stored, to: storeSchema, versions: planVersions,
                     backingUp: configuration.backsUpBeforeMigrating) {
-                    metadata = try MigrationExecutor.run(migration)
+                    var report = MigrationReport(
+                        storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: storeSchema.version.description)
+                    metadata = try MigrationExecutor.run(migration, report: &report)
+                    reports.append(report)
                 }
             }
             let store = try SQLiteStore(
                 location: location, schema: storeSchema, allowsSave: configuration.allowsSave, metadata: metadata)
             stores.append(store)
-            for name in entityNames { storeByEntity[name] = store }
+            for entity in storeSchema.entities { storeByEntity[entity.name] = store }
         }
         self.stores = stores
         self.storeByEntity = storeByEntity
+        migrationReports = reports
     }
 
     /// A container over a store that a migration stage is changing, for the stage's context.
@@ -121,6 +126,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             orderedConfigurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
         }
         stores = [store]
+        migrationReports = []
         storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -128,7 +134,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         if isMigrating { Self.migratingCount.subtract(1, ordering: .relaxed) }
     }
 
-    private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
+    static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
         var seen: Set<String> = []
         for configuration in configurations {
             let key = configuration.isStoredInMemoryOnly ? "memory:\(configuration.name)" : configuration.url.standardizedFileURL.path
@@ -136,6 +142,17 @@ public class ModelContainer: Equatable, @unchecked Sendable {
                 throw SwiftDataError.duplicateConfiguration.explaining(
                     "two configurations name the same store (\(configuration.isStoredInMemoryOnly ? "in memory, named \(configuration.name)" : configuration.url.path)); give each its own name or URL")
             }
+        }
+    }
+
+    /// Each configuration with the part of `schema` its store holds: the entities its own
+    /// schema names (every entity when it names none) that no earlier configuration holds.
+    static func storeSchemas(of configurations: [ModelConfiguration], in schema: Schema) throws -> [(ModelConfiguration, Schema)] {
+        var held: Set<String> = []
+        return try configurations.map { configuration in
+            let entityNames = try entityNames(of: configuration, in: schema).filter { !held.contains($0) }
+            held.formUnion(entityNames)
+            return (configuration, schema.restricted(to: entityNames))
         }
     }
 

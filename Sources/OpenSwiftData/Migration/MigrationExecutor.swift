@@ -13,11 +13,12 @@ import Logging
 /// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
 /// table.
 enum MigrationExecutor {
-    /// Runs a planned migration and returns the metadata the store records after it.
+    /// Runs a planned migration and returns the metadata the store records after it; `report`
+    /// gets each step as it runs (those before a failure included).
     ///
     /// - Throws: ``SwiftDataError`` when a step is refused by what the rows hold, a stage's
     ///   closure throws, or SQLite fails; the store is then as it was.
-    static func run(_ migration: PlannedMigration) throws -> StoreMetadata {
+    static func run(_ migration: PlannedMigration, report: inout MigrationReport) throws -> StoreMetadata {
         let url = migration.url
         let store = migration.storeDescription
         let after = try StoreMetadata(storeIdentifier: migration.stored.storeIdentifier, schema: migration.target)
@@ -45,7 +46,7 @@ enum MigrationExecutor {
         do {
             try MigrationConnection.inTransaction(at: url, backingUp: migration.backsUp) { db in
                 for (step, restructuring) in zip(migration.steps, restructurings) {
-                    try run(step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier)
+                    try run(step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier, report: &report)
                 }
                 // The store records the schema and version it now has once, after the last step.
                 try after.write(to: db)
@@ -57,28 +58,55 @@ enum MigrationExecutor {
                 "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
         }
         migrationLog.debug("migrated \(url.path) through \(migration.steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        if migration.backsUp { report.backupURL = MigrationConnection.backupURL(of: url) }
         return after
     }
 
     private static func run(
-        _ step: MigrationStep, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String
+        _ step: MigrationStep, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String,
+        report: inout MigrationReport
     ) throws {
         let started = Date()
         let before = db.totalChangesCount
-        if let willMigrate = step.willMigrate {
-            try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
-        }
+        var stepReport = MigrationReport.Step(fromVersion: step.fromName, toVersion: step.toName, kind: step.isCustom ? .custom : .lightweight)
+        let tally = RowChangeTally()
         var structure = restructuring
+        defer {
+            stepReport.sql = structure.executedSQL
+            stepReport.milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+            let entities = Set(step.from.entities.map(\.name) + step.to.entities.map(\.name))
+            stepReport.rowChanges = tally.counts.filter { entities.contains($0.key) }.sorted { $0.key < $1.key }.map {
+                MigrationReport.RowChanges(entity: $0.key, inserted: $0.value.inserted, updated: $0.value.updated, deleted: $0.value.deleted)
+            }
+            report.steps.append(stepReport)
+        }
+        if let willMigrate = step.willMigrate {
+            try tally.counting(in: db) {
+                try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
+            }
+        }
+        let dropped = try structure.droppedValues(in: db)
+        stepReport.droppedEntities = dropped.entities.map { MigrationReport.DroppedEntity(entity: $0.name, rows: $0.rows) }
+        stepReport.droppedAttributes = dropped.properties.map {
+            MigrationReport.DroppedAttribute(entity: $0.entity, attribute: $0.name, storedValues: $0.values)
+        }
+        stepReport.uniqueConflicts = try structure.uniqueConflicts(in: db).map { conflict in
+            MigrationReport.UniqueConflict(
+                entity: conflict.entity, attributes: conflict.attributes,
+                repetitions: conflict.repetitions.map { .init(values: $0.values, rows: $0.rows) })
+        }
         try structure.run(in: db)
         if let didMigrate = step.didMigrate {
             let session = MigrationSession(
                 db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url)
-            try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
+            try tally.counting(in: db) {
+                try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
+            }
             try structure.finishCustomStage(in: db)
         }
         let rows = db.totalChangesCount - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        let kind = step.isCustom ? "custom" : "lightweight"
+        let kind = stepReport.kind.rawValue
         try MigrationHistory.record(
             from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
             milliseconds: milliseconds, in: db)

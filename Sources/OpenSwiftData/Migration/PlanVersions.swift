@@ -21,10 +21,15 @@ struct PlanVersions {
     ///   versions out of order, a stage naming a version outside the plan, skipping one or going
     ///   backwards.
     init(validating plan: any SchemaMigrationPlan.Type) throws {
-        let versions = plan.schemas.map { Version(type: $0, schema: Schema(versionedSchema: $0)) }
+        let versions = Self.versions(of: plan)
         try Self.validate(plan, versions)
         self.plan = plan
         self.versions = versions
+    }
+
+    /// Each version of the plan with its schema, unchecked.
+    static func versions(of plan: any SchemaMigrationPlan.Type) -> [Version] {
+        plan.schemas.map { Version(type: $0, schema: Schema(versionedSchema: $0)) }
     }
 
     private init(plan: any SchemaMigrationPlan.Type, versions: [Version]) {
@@ -46,6 +51,19 @@ struct PlanVersions {
             ?? versions.firstIndex { $0.schema.fingerprint == target.fingerprint }
     }
 
+    /// The version of the plan whose structure a container's models have.
+    ///
+    /// - Throws: ``SwiftDataError/unknownSchema`` naming the nearest version and the difference
+    ///   when the models match none.
+    func version(ofModels models: Schema) throws -> Schema.Version {
+        guard let version = versions.first(where: { $0.schema.fingerprint == models.fingerprint }) else {
+            let nearest = nearest(to: models.entities)
+            throw SwiftDataError.unknownSchema.explaining(
+                "the models the container was created with match no version of \(plan); they differ from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare them as a VersionedSchema in the plan")
+        }
+        return version.schema.version
+    }
+
     /// The custom stage's closures from the version at `index` to the next, if the plan declares one.
     func customClosures(after index: Int) -> (willMigrate: ((ModelContext) throws -> Void)?, didMigrate: ((ModelContext) throws -> Void)?) {
         for stage in plan.stages {
@@ -64,41 +82,51 @@ struct PlanVersions {
     }
 
     private static func validate(_ plan: any SchemaMigrationPlan.Type, _ versions: [Version]) throws {
-        guard !versions.isEmpty else {
-            throw SwiftDataError.loadIssueModelContainer.explaining("\(plan).schemas is empty; list every version of the models, oldest first")
+        if let first = problems(of: plan, versions).first {
+            throw SwiftDataError.loadIssueModelContainer.explaining(first.message)
         }
-        for version in versions {
-            try version.schema.validate()
+    }
+
+    /// Every problem of a plan, each with the version it concerns (if one) and its fix:
+    /// no versions, invalid models, versions sharing a structure or out of order, stages
+    /// naming versions outside the plan, skipping versions or going backwards.
+    static func problems(of plan: any SchemaMigrationPlan.Type, _ versions: [Version]) -> [(version: String?, message: String)] {
+        guard !versions.isEmpty else {
+            return [(nil, "\(plan).schemas is empty; list every version of the models, oldest first")]
+        }
+        var problems: [(String?, String)] = []
+        for version in versions where !version.schema.problems.isEmpty {
+            problems.append((version.name, "the models of \(version.name) cannot be stored:\n" + version.schema.problems.map { "- \($0)" }.joined(separator: "\n")))
         }
         for (index, version) in versions.enumerated() {
             for earlier in versions[..<index] where earlier.schema.fingerprint == version.schema.fingerprint {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(plan) declares \(earlier.name) and \(version.name) with identical structure, so a store cannot tell them apart (SwiftData crashes with \"Duplicate version checksums detected\"). Remove one of them: adding a property with a default value, or changing a default or a delete rule, needs no new version. If only the meaning of stored data changed, set a hashModifier on the affected property")
+                problems.append((version.name,
+                    "\(plan) declares \(earlier.name) and \(version.name) with identical structure, so a store cannot tell them apart (SwiftData crashes with \"Duplicate version checksums detected\"). Remove one of them: adding a property with a default value, or changing a default or a delete rule, needs no new version. If only the meaning of stored data changed, set a hashModifier on the affected property"))
             }
             if index > 0, !(versions[index - 1].schema.version < version.schema.version) {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(plan).schemas must go from oldest to newest, but \(version.name) follows \(versions[index - 1].name); order them by versionIdentifier")
+                problems.append((version.name,
+                    "\(plan).schemas must go from oldest to newest, but \(version.name) follows \(versions[index - 1].name); order them by versionIdentifier"))
             }
         }
         for stage in plan.stages {
             let (from, to) = stage.versions
             guard let fromIndex = versions.firstIndex(where: { $0.type == from }) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) migrates from \(from), which is not in \(plan).schemas; add it there")
+                problems.append(("\(from)", "a stage of \(plan) migrates from \(from), which is not in \(plan).schemas; add it there"))
+                continue
             }
             guard let toIndex = versions.firstIndex(where: { $0.type == to }) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) migrates to \(to), which is not in \(plan).schemas; add it there")
+                problems.append(("\(to)", "a stage of \(plan) migrates to \(to), which is not in \(plan).schemas; add it there"))
+                continue
             }
             if toIndex <= fromIndex {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) goes backwards, from \(versions[fromIndex].name) to \(versions[toIndex].name); stages go from a version to the next one")
-            }
-            if toIndex != fromIndex + 1 {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "a stage of \(plan) goes from \(versions[fromIndex].name) to \(versions[toIndex].name), skipping \(versions[fromIndex + 1].name); declare one stage per pair of consecutive versions")
+                problems.append((versions[fromIndex].name,
+                    "a stage of \(plan) goes backwards, from \(versions[fromIndex].name) to \(versions[toIndex].name); stages go from a version to the next one"))
+            } else if toIndex != fromIndex + 1 {
+                problems.append((versions[fromIndex].name,
+                    "a stage of \(plan) goes from \(versions[fromIndex].name) to \(versions[toIndex].name), skipping \(versions[fromIndex + 1].name); declare one stage per pair of consecutive versions"))
             }
         }
+        return problems
     }
 }
 

@@ -19,7 +19,7 @@ struct PlannedMigration {
     /// Whether entities the new version no longer lists are dropped: only when a plan says so.
     let dropsRemovedEntities: Bool
     /// Whether the store is copied beside itself before the migration runs.
-    let backsUp: Bool
+    var backsUp: Bool
 
     var storeDescription: String { "the store \(url.path)" }
 

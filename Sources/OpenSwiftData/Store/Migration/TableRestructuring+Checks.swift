@@ -70,14 +70,7 @@ extension TableRestructuring {
             }
         }
         for constraint in entity.uniquenessConstraints where !previous.uniquenessConstraints.contains(constraint) {
-            let columns = constraint.compactMap { name -> String? in
-                guard let attribute = entity.attributesByName[name] else {
-                    return entity.relationshipsByName[name] != nil && previous.relationshipsByName[name] != nil ? name : nil
-                }
-                let old = previous.attribute(continuedBy: attribute)
-                return old?.name
-            }
-            guard columns.count == constraint.count else {
+            guard let duplicates = try Self.repeatedValues(of: constraint, in: entity, previous: previous, db) else {
                 let filledAlike = Self.columnsFilledAlike(table, from: previous).intersection(constraint)
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
                 if !preparesForCustomStage, !filledAlike.isEmpty, rows > 1 {
@@ -86,14 +79,8 @@ extension TableRestructuring {
                 }
                 continue
             }
-            let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-            let duplicates = try Row.fetchAll(
-                db,
-                sql: "SELECT \(list), COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT 5")
             if !duplicates.isEmpty {
-                let values = duplicates.map { row in
-                    "(" + (0..<constraint.count).map { "\(row[$0] as DatabaseValue)" }.joined(separator: ", ") + ") \(row[constraint.count] as Int) times"
-                }
+                let values = duplicates.map { "(" + $0.values.joined(separator: ", ") + ") \($0.rows) times" }
                 problems.append(
                     "\(entity.name) gets a unique constraint on \(constraint.joined(separator: ", ")) in \(toName), but stored rows repeat values: \(values.joined(separator: "; ")); remove the duplicates in a custom stage's willMigrate")
             }

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// What opening a container would do to its stores, found by running the whole migration
+/// (custom stages' code included) on copies: one ``MigrationReport`` per store.
+///
+/// Made by ``ModelContainer/previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``.
+/// Printing it shows every step as a person reads it.
+public struct MigrationPreview: Sendable, CustomStringConvertible {
+    /// One report per store file the configurations name, in their order. A store not created
+    /// yet, or already up to date, has a report with no steps.
+    public let stores: [MigrationReport]
+    /// Why the plan itself would be refused (before any store is looked at); `nil` when it is
+    /// well formed.
+    public let refusal: String?
+
+    /// Whether opening the container would succeed.
+    public var wouldSucceed: Bool { refusal == nil && stores.allSatisfy(\.succeeded) }
+
+    public var description: String {
+        var lines: [String] = []
+        if let refusal { lines.append("REFUSED before any store was read: \(refusal)") }
+        for report in stores {
+            lines.append(report.description)
+        }
+        if lines.isEmpty { lines.append("No store to migrate.") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ModelContainer {
+    /// Runs the migration a container with these arguments would run as it opens, on a copy of
+    /// each store, and reports what it did, without touching the stores themselves.
+    ///
+    /// ```swift
+    /// let preview = try ModelContainer.previewMigration(
+    ///     for: Schema(versionedSchema: SchemaV3.self), migrationPlan: Plan.self,
+    ///     configurations: ModelConfiguration(url: storeURL))
+    /// print(preview)
+    /// if !preview.wouldSucceed { /* keep the old build's data, report the refusal */ }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - forTypes: the models, as for ``ModelContainer/init(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``.
+    ///   - migrationPlan: the plan the container would be given.
+    ///   - configurations: the stores; only files that allow saving are migrated.
+    /// - Returns: the report of each store, with the refusal of any that would be refused.
+    /// - Throws: ``SwiftDataError`` only when a store cannot be copied (it cannot be read, or the
+    ///   temporary folder cannot be written); refusals are in the preview.
+    public static func previewMigration(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: ModelConfiguration...
+    ) throws -> MigrationPreview {
+        try previewMigration(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// ``previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+    /// for a schema.
+    ///
+    /// - Parameters:
+    ///   - schema: the container's schema.
+    ///   - migrationPlan: the plan the container would be given.
+    ///   - configurations: the stores; only files that allow saving are migrated.
+    /// - Returns: the report of each store, with the refusal of any that would be refused.
+    /// - Throws: ``SwiftDataError`` only when a store cannot be copied.
+    public static func previewMigration(
+        for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: ModelConfiguration...
+    ) throws -> MigrationPreview {
+        try previewMigration(for: schema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// ``previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+    /// for a schema and an array of configurations.
+    ///
+    /// - Parameters:
+    ///   - givenSchema: the container's schema.
+    ///   - migrationPlan: the plan the container would be given.
+    ///   - configurations: the stores; only files that allow saving are migrated.
+    /// - Returns: the report of each store, with the refusal of any that would be refused.
+    /// - Throws: ``SwiftDataError`` only when a store cannot be copied.
+    public static func previewMigration(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]
+    ) throws -> MigrationPreview {
+        var schema = givenSchema
+        let planVersions: PlanVersions?
+        let storeSchemas: [(ModelConfiguration, Schema)]
+        do {
+            try givenSchema.validate()
+            planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }
+            if let planVersions { schema = givenSchema.withVersion(try planVersions.version(ofModels: givenSchema)) }
+            let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+            try checkDistinct(configurations)
+            storeSchemas = try Self.storeSchemas(of: configurations, in: schema)
+        } catch let error as SwiftDataError {
+            return MigrationPreview(stores: [], refusal: error.explanation ?? "\(error)")
+        }
+        var reports: [MigrationReport] = []
+        for (configuration, storeSchema) in storeSchemas where !configuration.isStoredInMemoryOnly && configuration.allowsSave {
+            reports.append(try previewMigration(
+                of: configuration.url, to: storeSchema, versions: planVersions, backingUp: configuration.backsUpBeforeMigrating))
+        }
+        return MigrationPreview(stores: reports, refusal: nil)
+    }
+
+    /// The report of the migration of one store, run on a copy made in a temporary folder that
+    /// is removed afterwards.
+    static func previewMigration(of url: URL, to target: Schema, versions: PlanVersions?, backingUp: Bool) throws -> MigrationReport {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return MigrationReport(storeURL: url, storeVersion: "none (a new store would be created)", targetVersion: target.version.description)
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osd-preview-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent(url.lastPathComponent)
+        try StoreCopy.copy(storeAt: url, to: copy)
+        let stored: StoreMetadata?
+        do {
+            stored = try SQLiteStore.inspectFile(at: copy, readOnly: true)
+        } catch let error as SwiftDataError {
+            var report = MigrationReport(storeURL: url, storeVersion: "unknown", targetVersion: target.version.description)
+            report.refusal = (error.explanation ?? "\(error)").replacingOccurrences(of: copy.path, with: url.path)
+            return report
+        }
+        guard let stored else {
+            return MigrationReport(storeURL: url, storeVersion: "none (a new store would be created)", targetVersion: target.version.description)
+        }
+        var report = MigrationReport(storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: target.version.description)
+        do {
+            // Planned with the configuration's backup setting, which some refusals depend on,
+            // but no copy of the copy is taken: the user's file stays as it was.
+            if var migration = try MigrationPlanner.migration(of: copy, stored: stored, to: target, versions: versions, backingUp: backingUp) {
+                migration.backsUp = false
+                _ = try MigrationExecutor.run(migration, report: &report)
+            }
+        } catch let error as SwiftDataError {
+            report.refusal = (error.explanation ?? "\(error)").replacingOccurrences(of: copy.path, with: url.path)
+        }
+        return report
+    }
+}

@@ -1,0 +1,26 @@
+/// The problems a migration check found, all at once: each names the version (and, where it
+/// applies, the entity and attribute) and how to fix it.
+///
+/// Thrown by ``SchemaMigrationPlan/verify(snapshotsIn:recording:)`` and by the checks of
+/// ``MigrationTester``.
+public struct MigrationVerificationError: Error, CustomStringConvertible, Sendable {
+    /// One problem.
+    public struct Problem: Sendable, CustomStringConvertible {
+        /// The version the problem concerns, as "`Type` (1.0.0)", when it concerns one.
+        public let version: String?
+        /// What is wrong, where, and how to fix it.
+        public let message: String
+
+        public var description: String {
+            version.map { "\($0): \(message)" } ?? message
+        }
+    }
+
+    /// Every problem found.
+    public let problems: [Problem]
+
+    public var description: String {
+        "\(problems.count) migration problem\(problems.count == 1 ? "" : "s"):\n"
+            + problems.map { "- " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: "\n")
+    }
+}
