@@ -1,17 +1,24 @@
-import SwiftSyntaxMacrosGenericTestSupport
+import MacroTesting
+import OpenSwiftDataMacros
 import Testing
 
-@Suite struct PersistedPropertyMacroTests {
-    /// The accessors route through the backing data and Observation; the peer is a placeholder for definite initialisation.
+/// `@_PersistedProperty`, which `@Model` attaches to each persisted property: accessors routed
+/// through the backing data and Observation, and a `_name` placeholder peer for definite
+/// initialisation. (The expansion shown drops `= value` once get/set accessors exist; the
+/// compiler keeps it and passes it to the init accessor.)
+@Suite(.macros(["_PersistedProperty": PersistedPropertyMacro.self], indentationWidth: .spaces(4), record: .missing))
+struct PersistedPropertyExpansionTests {
+    /// Without an initial value, the init accessor always stores the value it is given.
     @Test func storedProperty() {
-        assertExpansion(
-            #"""
+        assertMacro {
+            """
             final class Trip {
                 @_PersistedProperty
                 var name: String
             }
-            """#,
-            expandedSource: #"""
+            """
+        } expansion: {
+            #"""
             final class Trip {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
@@ -35,21 +42,21 @@ import Testing
                 @Transient
                 private var _name: _SwiftDataNoType
             }
-            """#,
-            macros: only("_PersistedProperty")
-        )
+            """#
+        }
     }
 
-    /// The peer has no initializer even when the property has one, so a forgotten assignment stays a compile error. (This test harness drops `= .now` once get/set accessors exist; the compiler keeps it and runs it through the init accessor, as ModelCompileTests shows.)
-    @Test func propertyWithInitialValue() {
-        assertExpansion(
-            #"""
+    /// With one, it skips it while the backing data ignores initial values (a model created over a loaded row).
+    @Test func initialValue() {
+        assertMacro {
+            """
             final class Trip {
                 @_PersistedProperty
                 var start: Date = .now
             }
-            """#,
-            expandedSource: #"""
+            """
+        } expansion: {
+            #"""
             final class Trip {
                 var start: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _start)
@@ -75,23 +82,21 @@ import Testing
                 @Transient
                 private var _start: _SwiftDataNoType
             }
-            """#,
-            macros: only("_PersistedProperty")
-        )
+            """#
+        }
     }
 
-    /// Optionals need nothing special; a backticked name keeps its backticks in key paths only.
-    @Test func optionalAndBacktickedNames() {
-        assertExpansion(
-            #"""
+    /// `T?` starts as nil, which counts as an initial value.
+    @Test func optional() {
+        assertMacro {
+            """
             final class Trip {
                 @_PersistedProperty
                 var notes: String?
-                @_PersistedProperty
-                public var `default`: Bool = false
             }
-            """#,
-            expandedSource: #"""
+            """
+        } expansion: {
+            #"""
             final class Trip {
                 var notes: String? {
                     @storageRestrictions(accesses: _$backingData, initializes: _notes)
@@ -116,6 +121,23 @@ import Testing
 
                 @Transient
                 private var _notes: _SwiftDataNoType
+            }
+            """#
+        }
+    }
+
+    /// A backticked name keeps its backticks in key paths only.
+    @Test func backtickedName() {
+        assertMacro {
+            """
+            final class Trip {
+                @_PersistedProperty
+                public var `default`: Bool = false
+            }
+            """
+        } expansion: {
+            #"""
+            final class Trip {
                 public var `default`: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _default)
                     init(initialValue) {
@@ -140,48 +162,60 @@ import Testing
                 @Transient
                 private var _default: _SwiftDataNoType
             }
-            """#,
-            macros: only("_PersistedProperty")
-        )
+            """#
+        }
     }
 
-    /// On a `let` or a computed property (which @Model never marks) it generates nothing; @Model reports the `let`.
-    @Test func notAppliedToWhatCannotBePersisted() {
-        assertExpansion(
-            #"""
+    /// On a `let`, which `@Model` reports instead of marking, it generates nothing.
+    @Test func letIsLeftAlone() {
+        assertMacro {
+            """
             final class Trip {
                 @_PersistedProperty
                 let code: String
+            }
+            """
+        } expansion: {
+            """
+            final class Trip {
+                let code: String
+            }
+            """
+        }
+    }
+
+    @Test func computedPropertyIsLeftAlone() {
+        assertMacro {
+            """
+            final class Trip {
                 @_PersistedProperty
                 var computed: Int { 1 }
             }
-            """#,
-            expandedSource: #"""
+            """
+        } expansion: {
+            """
             final class Trip {
-                let code: String
                 var computed: Int { 1 }
             }
-            """#,
-            macros: only("_PersistedProperty")
-        )
+            """
+        }
     }
 
-    /// Outside a class, where `@Model` never attaches it, the key paths would have no class to
-    /// be rooted in: nothing is generated.
-    @Test func notAppliedOutsideAClass() {
-        assertExpansion(
-            #"""
+    /// Outside a class the key paths would have no class to be rooted in: nothing is generated.
+    @Test func outsideAClassIsLeftAlone() {
+        assertMacro {
+            """
             struct Trip {
                 @_PersistedProperty
                 var name: String
             }
-            """#,
-            expandedSource: #"""
+            """
+        } expansion: {
+            """
             struct Trip {
                 var name: String
             }
-            """#,
-            macros: only("_PersistedProperty")
-        )
+            """
+        }
     }
 }
