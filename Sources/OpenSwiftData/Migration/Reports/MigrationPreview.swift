@@ -84,6 +84,12 @@ extension ModelContainer {
         var schema = givenSchema
         let planVersions: PlanVersions?
         let storeSchemas: [(ModelConfiguration, Schema)]
+        if let migrationPlan {
+            let problems = PlanVersions.problems(of: migrationPlan, PlanVersions.versions(of: migrationPlan))
+            if !problems.isEmpty {
+                return MigrationPreview(stores: [], refusal: problems.map { "- \($0.message)" }.joined(separator: "\n"))
+            }
+        }
         do {
             try givenSchema.validate()
             planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }

@@ -115,14 +115,18 @@ enum LedgerCustomDropPlan: SchemaMigrationPlan {
     }
 }
 
-/// Five versions, a custom stage filling the amount, and unique labels at the end.
+/// Five versions: the note dropped by version 2 and declared again by 3, a custom stage that
+/// fills the amount and capitalizes labels, and unique labels at the end.
 enum LedgerFullPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV2.self, LedgerV3.self, LedgerV4.self, LedgerV5.self] }
     static var stages: [MigrationStage] {
         [.lightweight(fromVersion: LedgerV1.self, toVersion: LedgerV2.self),
          .lightweight(fromVersion: LedgerV2.self, toVersion: LedgerV3.self),
          .custom(fromVersion: LedgerV3.self, toVersion: LedgerV4.self, willMigrate: nil, didMigrate: { context in
-             for entry in try context.fetch(FetchDescriptor<LedgerV4.Entry>()) { entry.amount = entry.label.count }
+             for entry in try context.fetch(FetchDescriptor<LedgerV4.Entry>()) {
+                 entry.amount = entry.label.count
+                 entry.label = entry.label.capitalized
+             }
              try context.save()
          }),
          .lightweight(fromVersion: LedgerV4.self, toVersion: LedgerV5.self)]
