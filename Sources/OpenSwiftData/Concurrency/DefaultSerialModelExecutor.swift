@@ -30,6 +30,8 @@ public final class DefaultSerialModelExecutor: @unchecked Sendable, SerialModelE
 
     /// Creates an executor whose jobs use `modelContext`. Use the context only from those jobs
     /// from now on.
+    ///
+    /// - Parameter modelContext: The context the executor's jobs use.
     public init(modelContext: ModelContext) {
         self.modelContext = modelContext
         queue = DispatchQueue(label: "OpenSwiftData.DefaultSerialModelExecutor")
@@ -38,6 +40,8 @@ public final class DefaultSerialModelExecutor: @unchecked Sendable, SerialModelE
 
 extension DefaultSerialModelExecutor: SerialExecutor {
     /// Schedules `job` after the jobs already enqueued.
+    ///
+    /// - Parameter job: The job to run after those already enqueued.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
@@ -46,6 +50,9 @@ extension DefaultSerialModelExecutor: SerialExecutor {
         }
     }
 
+    /// This executor, as the reference the Swift runtime schedules the actor's jobs on.
+    ///
+    /// - Returns: An unowned reference to this executor.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }

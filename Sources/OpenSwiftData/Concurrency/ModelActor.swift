@@ -23,7 +23,7 @@
 ///
 /// Each actor has its own context over the container's stores, with its own objects: one object
 /// per row per context, never shared. Hand ``PersistentIdentifier``s (which are `Sendable`)
-/// between actors and resolve them on the other side, with ``subscript(id:as:)`` here or
+/// between actors and resolve them on the other side, with ``subscript(_:as:)`` here or
 /// ``ModelContext/model(for:)`` in any context.
 ///
 /// What one context sees of another's saves:
@@ -34,7 +34,7 @@
 /// - Objects the context already holds are refreshed when a fetch reads their row, and only
 ///   then: the objects a fetch returns carry the stored values. Objects it does not read keep the
 ///   values they had (there is no background merge; fetch again to catch up). Looking an object
-///   up with ``subscript(id:as:)``, ``ModelContext/model(for:)`` or
+///   up with ``subscript(_:as:)``, ``ModelContext/model(for:)`` or
 ///   ``ModelContext/registeredModel(for:)`` returns the held object as it is, without reading
 ///   the store.
 /// - An object with unsaved changes (or marked deleted) is never refreshed: it keeps all its
@@ -92,6 +92,11 @@ extension ModelActor {
     ///     try modelContext.save()
     /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The identifier of the model, from any context of the container.
+    ///   - as: The model class the identifier's entity is stored as.
+    /// - Returns: The model, or `nil` when no row of class `T` has the identifier.
     public subscript<T>(id: PersistentIdentifier, as as: T.Type) -> T? where T: PersistentModel {
         modelContext.existingModel(for: id, as: T.self)
     }

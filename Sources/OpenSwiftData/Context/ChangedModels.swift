@@ -1,12 +1,9 @@
 /// The saved models of a context that have unsaved changes, in the order they first changed.
 ///
-/// Each model's position here is kept in its state (``ModelState/changedPosition``), so adding,
-/// removing and asking are a load and a store or two, where a dictionary keyed by the state's
-/// identity hashed it with SipHash each time: a transform or a bulk edit adds every model it
-/// touches. And a save gets the models in the order they changed, which for a batch edited in
-/// key order is already the order the store writes them in.
-///
-/// A state is in at most one context's set, the one it is registered with.
+/// Each model's position here is kept in its backing data (``ModelState/changedPosition``),
+/// so adding, removing and asking need no hashing. The invariant that makes this work: a
+/// backing data is in at most one context's set, the one it is registered with, and its
+/// `changedPosition` is its index here or -1.
 struct ChangedModels {
     /// The changed states. Removing one moves the last into its place, so after removals the
     /// order is only mostly the order of the first changes.

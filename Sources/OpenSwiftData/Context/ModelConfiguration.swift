@@ -48,14 +48,37 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         return base.appendingPathComponent(executable.isEmpty ? "OpenSwiftData" : executable, isDirectory: true)
     }
 
+    /// The configuration of the default store: `default.store` in ``defaultDirectory``, or a store
+    /// in memory.
+    ///
+    /// - Parameter isStoredInMemoryOnly: Whether the store lives in memory only: it starts empty
+    ///   and goes with its container.
     public init(isStoredInMemoryOnly: Bool = false) {
         self.init(nil, schema: nil, isStoredInMemoryOnly: isStoredInMemoryOnly)
     }
 
+    /// The configuration of the default store, holding these models' entities only.
+    ///
+    /// - Parameters:
+    ///   - forTypes: The model classes whose entities the store holds, with those of the models
+    ///     their relationships reach.
+    ///   - isStoredInMemoryOnly: Whether the store lives in memory only.
     public init(for forTypes: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false) {
         self.init(nil, schema: Schema(forTypes), isStoredInMemoryOnly: isStoredInMemoryOnly)
     }
 
+    /// The configuration of the store named `name`: `<name>.store` in ``defaultDirectory`` or in an
+    /// app group's folder, or a store in memory.
+    ///
+    /// - Parameters:
+    ///   - name: The store's name; `default` when `nil`.
+    ///   - schema: The entities the store holds; `nil` for all of the container's.
+    ///   - isStoredInMemoryOnly: Whether the store lives in memory only.
+    ///   - allowsSave: Whether contexts may save to the store. `false` opens an existing store
+    ///     read-only, and never migrates it.
+    ///   - groupContainer: The app group whose folder holds the store; off Apple platforms, a
+    ///     folder named after the group beside ``defaultDirectory``.
+    ///   - cloudKitDatabase: Accepted for compatibility; stores are kept locally.
     public init(
         _ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false,
         allowsSave: Bool = true, groupContainer: GroupContainer = .automatic,
@@ -81,6 +104,16 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         }
     }
 
+    /// The configuration of the store at `url`.
+    ///
+    /// - Parameters:
+    ///   - name: The configuration's name; the file's name without its extension when `nil`.
+    ///   - schema: The entities the store holds; `nil` for all of the container's.
+    ///   - url: The store's file. A missing file is created, with its folder, when the store
+    ///     allows saving.
+    ///   - allowsSave: Whether contexts may save to the store. `false` opens an existing store
+    ///     read-only, and never migrates it.
+    ///   - cloudKitDatabase: Accepted for compatibility; stores are kept locally.
     public init(
         _ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true,
         cloudKitDatabase: CloudKitDatabase = .automatic
@@ -100,11 +133,21 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         "ModelConfiguration(name: \(name), url: \(url.path), inMemory: \(isStoredInMemoryOnly), allowsSave: \(allowsSave))"
     }
 
+    /// Whether two configurations describe one store alike: the same name, URL, place (memory or
+    /// file) and `allowsSave`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A configuration.
+    ///   - rhs: Another configuration.
+    /// - Returns: `true` when all four are equal.
     public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.isStoredInMemoryOnly == rhs.isStoredInMemoryOnly
             && lhs.allowsSave == rhs.allowsSave
     }
 
+    /// Hashes the configuration's name and URL.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(url)
@@ -116,6 +159,10 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         let containerIdentifier: String?
         public static var automatic: CloudKitDatabase { CloudKitDatabase(containerIdentifier: nil) }
         public static var none: CloudKitDatabase { CloudKitDatabase(containerIdentifier: nil) }
+        /// A private CloudKit database: accepted for compatibility, and the store kept locally.
+        ///
+        /// - Parameter privateDBName: The identifier of the CloudKit container.
+        /// - Returns: The database.
         public static func `private`(_ privateDBName: String) -> CloudKitDatabase {
             CloudKitDatabase(containerIdentifier: privateDBName)
         }
@@ -127,6 +174,11 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         let identifier: String?
         public static var automatic: GroupContainer { GroupContainer(identifier: nil) }
         public static var none: GroupContainer { GroupContainer(identifier: nil) }
+        /// The app group named `groupName`.
+        ///
+        /// - Parameter groupName: The group's identifier; off Apple platforms, the name of its
+        ///   folder.
+        /// - Returns: The group container.
         public static func identifier(_ groupName: String) -> GroupContainer {
             GroupContainer(identifier: groupName)
         }

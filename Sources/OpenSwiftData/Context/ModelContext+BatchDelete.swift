@@ -20,6 +20,14 @@ extension ModelContext {
     /// models of matching rows it holds are marked deleted at once, as ``delete(_:)`` marks
     /// them; ones it loads before the save are let go at the save, and `didSave` lists only the
     /// deleted rows this context held models for.
+    ///
+    /// - Parameters:
+    ///   - model: The model class whose models to delete.
+    ///   - predicate: Which of them to delete; `nil` for every one.
+    ///   - includeSubclasses: Accepted for compatibility with SwiftData; it changes nothing here.
+    /// - Throws: ``SwiftDataError/unknownSchema`` when `T` is not one of the container's models,
+    ///   ``SwiftDataError/unsupportedPredicate`` when the predicate cannot run in SQL, or an error
+    ///   of the fetch that loads the models to delete them one by one.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         let descriptor = FetchDescriptor<T>(predicate: predicate)

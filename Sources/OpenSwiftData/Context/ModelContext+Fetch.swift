@@ -4,6 +4,17 @@ import Foundation
 // and identifiers resolved to models.
 extension ModelContext {
     /// The models matching the descriptor, in its order.
+    ///
+    /// - Parameter descriptor: Which models, in what order, and how many.
+    /// - Returns: The matching models, after the descriptor's offset and limit: for each row, the
+    ///   object this context holds for it, or a new one it holds from now on.
+    /// - Throws: ``SwiftDataError/unknownSchema`` when `T` is not one of the container's models;
+    ///   ``SwiftDataError/unsupportedPredicate`` or ``SwiftDataError/unsupportedSortDescriptor``
+    ///   when the predicate or a sort descriptor cannot run in SQL;
+    ///   ``SwiftDataError/unsupportedKeyPath`` when a key path to prefetch is not a relationship;
+    ///   ``SwiftDataError/loadIssueModelContainer`` when a stored value cannot be read as its
+    ///   property's type; SQLite's error when the query fails for a row (a force-unwrapped `nil`);
+    ///   what the predicate throws when unsaved changes make it run in memory.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
         let results = try fetchModels(descriptor)
         if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
@@ -41,6 +52,15 @@ extension ModelContext {
     }
 
     /// The models matching the descriptor, loaded `batchSize` at a time as you go through them.
+    ///
+    /// - Parameters:
+    ///   - descriptor: Which models, in what order, and how many.
+    ///   - batchSize: How many models to load at a time; at least 1.
+    /// - Returns: The matching models, as a collection that loads them a batch at a time when you
+    ///   first reach them.
+    /// - Throws: ``SwiftDataError/includePendingChangesWithBatchSize`` when the descriptor includes
+    ///   pending changes and the context has unsaved changes to an entity the fetch reads; the
+    ///   errors of ``fetch(_:)``.
     public func fetch<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws -> FetchResultsCollection<T>
     where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
@@ -56,6 +76,10 @@ extension ModelContext {
     }
 
     /// The number of models matching the descriptor.
+    ///
+    /// - Parameter descriptor: Which models to count; its offset and limit apply.
+    /// - Returns: How many models match.
+    /// - Throws: The errors of ``fetch(_:)``.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
         if unsavedChangesMatter(to: query, descriptor) {
@@ -67,6 +91,10 @@ extension ModelContext {
     }
 
     /// The identifiers of the models matching the descriptor, without loading the models.
+    ///
+    /// - Parameter descriptor: Which models, in what order, and how many.
+    /// - Returns: The identifiers of the matching models, in the descriptor's order.
+    /// - Throws: The errors of ``fetch(_:)``.
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
@@ -80,6 +108,13 @@ extension ModelContext {
     }
 
     /// The identifiers of the models matching the descriptor, `batchSize` at a time.
+    ///
+    /// - Parameters:
+    ///   - descriptor: Which models, in what order, and how many.
+    ///   - batchSize: The size of the collection's batches; at least 1.
+    /// - Returns: The identifiers, in the descriptor's order. They are all read at once, without
+    ///   loading any model.
+    /// - Throws: The errors of ``fetch(_:)``.
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>, batchSize: Int) throws
         -> FetchResultsCollection<PersistentIdentifier> where T: PersistentModel {
         let identifiers = try fetchIdentifiers(descriptor)
@@ -94,6 +129,15 @@ extension ModelContext {
     ///
     /// Unless `allowEscapingMutations` is `true`, the block must leave no unsaved changes at the
     /// end of a batch (save inside it), or the enumeration stops with an error.
+    ///
+    /// - Parameters:
+    ///   - fetch: Which models, in what order, and how many.
+    ///   - batchSize: How many models to load at a time; at least 1.
+    ///   - allowEscapingMutations: Whether a batch may end with unsaved changes.
+    ///   - block: Called with each model in turn.
+    /// - Throws: What `block` throws; ``SwiftDataError/modelValidationFailure`` when a batch ends
+    ///   with unsaved changes and `allowEscapingMutations` is `false`; the errors of
+    ///   ``fetch(_:)``.
     public func enumerate<T>(
         _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (_ model: T) throws -> Void
@@ -125,6 +169,10 @@ extension ModelContext {
     /// identifier that resolves to no row gives a model with no values and no context, whose
     /// properties trap when read, as in SwiftData; one whose entity no model class has gives a model
     /// of no entity, which no cast to a model class accepts. The lookup itself never traps.
+    ///
+    /// - Parameter persistentModelID: The identifier, permanent or temporary, from any context of
+    ///   the container.
+    /// - Returns: The model; cast it to its class.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         let id = container.permanentIdentifier(for: persistentModelID) ?? persistentModelID
         if let model = registeredState(for: id)?.model { return model }
@@ -155,6 +203,10 @@ extension ModelContext {
     }
 
     /// The model with the identifier if this context holds it already; never reads a store.
+    ///
+    /// - Parameter persistentModelID: The identifier, permanent or temporary.
+    /// - Returns: The model this context holds for the identifier; `nil` when it holds none, or
+    ///   holds one that is not a `T`.
     public func registeredModel<T>(for persistentModelID: PersistentIdentifier) -> T? where T: PersistentModel {
         registeredState(for: container.permanentIdentifier(for: persistentModelID) ?? persistentModelID)?.model as? T
     }

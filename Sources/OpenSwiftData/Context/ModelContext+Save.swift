@@ -25,6 +25,13 @@ extension ModelContext {
     ///
     /// Inserting a model whose unique attributes match a stored model's updates the stored
     /// row, and the inserted object takes its identifier. A save with no changes does nothing.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` when a model breaks the schema's rules
+    ///   (a non-optional property or to-one relationship with no value, a relationship holding
+    ///   fewer or more models than its bounds allow, a `.deny` relationship that still holds
+    ///   models, a NaN), when the store is read-only, when another connection keeps the store
+    ///   locked past the busy timeout, or when SQLite refuses the write;
+    ///   ``SwiftDataError/unknownSchema`` when a model is not one of the container's models.
     public func save() throws {
         guard hasChanges else { return }
         try loadModelsOfBatchDeletes()

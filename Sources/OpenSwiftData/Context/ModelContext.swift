@@ -46,6 +46,8 @@ public class ModelContext: Equatable {
     var autosaveScheduled = false
 
     /// Creates an independent context over the container's stores.
+    ///
+    /// - Parameter container: The container whose stores the context reads and writes.
     public init(_ container: ModelContainer) {
         self.container = container
         autosaveEnabled = false
@@ -73,6 +75,12 @@ public class ModelContext: Equatable {
         }
     }
 
+    /// Contexts are equal when they are the same object.
+    ///
+    /// - Parameters:
+    ///   - lhs: A context.
+    ///   - rhs: Another context.
+    /// - Returns: Whether `lhs` and `rhs` are the same object.
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool {
         lhs === rhs
     }
@@ -93,6 +101,11 @@ public class ModelContext: Equatable {
 
     /// Registers a new model with the context; the next save stores it. Inserting a model the
     /// context already holds does nothing.
+    ///
+    /// - Parameter model: The model to insert, and with it (at the next save) the new models its
+    ///   relationships reach. A model deleted from this context since the last save is taken back.
+    ///   Inserting a model that belongs to another context traps: fetch it in this one with
+    ///   ``model(for:)`` instead.
     public func insert<T>(_ model: T) where T: PersistentModel {
         let state = Self.state(of: model)
         if state.context === self {
@@ -117,6 +130,9 @@ public class ModelContext: Equatable {
 
     /// Marks a model deleted; the next save removes it from its store. Deleting a model that
     /// was inserted and never saved just forgets it.
+    ///
+    /// - Parameter model: The model to delete. One that belongs to another context, or is deleted
+    ///   already, is left as it is.
     public func delete<T>(_ model: T) where T: PersistentModel {
         let state = Self.state(of: model)
         guard state.context === self, !state.isDeleted else { return }
@@ -168,6 +184,9 @@ public class ModelContext: Equatable {
 
     /// Runs `block`, then saves. If `block` throws, nothing is saved and the changes it made
     /// stay pending.
+    ///
+    /// - Parameter block: The changes to make.
+    /// - Throws: What `block` throws, or the error of ``save()``.
     public func transaction(block: () throws -> Void) throws {
         try block()
         try save()

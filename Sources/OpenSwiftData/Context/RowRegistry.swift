@@ -1,17 +1,10 @@
-/// The models a context holds for one entity's stored rows, by row key, in the order they
-/// were registered.
+/// The backing data a context holds for one entity's stored rows, by row key, in the order
+/// they were registered: a registry of the context's identity map (the DocC article
+/// Internals says why it is not a `Dictionary`).
 ///
-/// A fetch looks up and registers every row it reads, and a save registers every row it
-/// inserts. With `Dictionary` that was about a tenth of a fetch's work per row: each key was
-/// hashed with a seeded SipHash twice (the lookup, then the insert), and every key again each
-/// time the table grew. Row keys come from SQLite, mostly in sequence, never from input shaped
-/// to collide, so a multiplicative hash spreads them well, and a lookup is a multiply, a shift
-/// and a comparison or two.
-///
-/// Entries sit in an array in the order they were registered, and the hash table holds their
-/// positions (open addressing, linear probing). Growing moves positions, not states, and a
-/// context going away lets go of its models in the order they were registered, which is about
-/// the order they sit in memory: in hash order each of a million models would be a cache miss.
+/// Entries sit in an array in registration order; the hash table (open addressing, linear
+/// probing, keys hashed by one multiplication) holds their positions. A context going away
+/// lets go of its models in that order.
 struct RowRegistry {
     private struct Entry {
         var rowID: Int64

@@ -1,15 +1,10 @@
-/// Models a migration's transform is done with, kept to stand for rows of its later batches.
+/// Models a migration's transform is done with, kept to stand for rows of its later batches
+/// (the DocC article Internals, "A migration's transform", says why).
 ///
-/// A transform makes an old and a new model for every row and lets go of both once their batch
-/// is saved: over a million rows, making two million models and their backing data and then
-/// freeing them was more than a quarter of the transform's instructions. Once its batch is saved,
-/// a model that is unchanged, that nothing but the transform holds, and whose class stores
-/// nothing besides what `@Model` generates for its persisted properties is no different from a
-/// new model given another row, so the transform gives it the next row instead.
-///
-/// A class with a `@Transient` property (or any stored property of its own) never has spares:
-/// a model made for a row starts that property at its initial value, and a reused one would
-/// keep what the previous row left there.
+/// Only a model that is unchanged after its batch's save, that nothing but the transform
+/// holds, and whose class stores nothing besides what `@Model` generates for its persisted
+/// properties may be kept: such a model is no different from a new model given another row.
+/// A class with a `@Transient` property never has spares.
 struct SpareModels {
     private struct Spare {
         let state: ModelState
@@ -17,7 +12,7 @@ struct SpareModels {
     }
 
     // `ContiguousArray()`, not `[]`: the literal looks the array's storage class up in the
-    // runtime's generic metadata cache, a lock and a few hundred instructions each time.
+    // runtime's generic metadata cache, under a lock, each time.
     private var spares = ContiguousArray<Spare>()
     /// Whether models of the class may be kept, found out from the first one offered.
     private var classAllowsReuse: Bool?

@@ -56,15 +56,29 @@ public struct SwiftDataError: Error, Hashable, CustomStringConvertible, Sendable
         return "SwiftDataError.\(kind.rawValue)"
     }
 
+    /// Whether two errors are of the same kind; their explanations are not compared.
+    ///
+    /// - Parameters:
+    ///   - lhs: An error.
+    ///   - rhs: Another error.
+    /// - Returns: `true` when both are of the same kind.
     public static func == (lhs: SwiftDataError, rhs: SwiftDataError) -> Bool {
         lhs.kind == rhs.kind
     }
 
+    /// Hashes the error's kind, the part `==` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
     }
 
     /// Lets `catch SwiftDataError.unsupportedPredicate { ... }` match a thrown error.
+    ///
+    /// - Parameters:
+    ///   - lhs: The kind to match, such as `SwiftDataError.unsupportedPredicate`.
+    ///   - rhs: The error thrown.
+    /// - Returns: Whether `rhs` is a ``SwiftDataError`` of `lhs`'s kind.
     public static func ~= (lhs: SwiftDataError, rhs: any Error) -> Bool {
         (rhs as? SwiftDataError)?.kind == lhs.kind
     }

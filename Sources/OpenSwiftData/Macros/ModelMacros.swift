@@ -38,7 +38,8 @@
 /// What counts:
 /// - Every stored `var` that is not `static` and not marked ``Transient()`` is persisted,
 ///   in declaration order. Computed properties are left alone.
-/// - A persisted property needs an explicit type (`var count: Int = 0`, not `var count = 0`).
+/// - A persisted property needs a type, written or inferred from its initial value
+///   (`var count = 0` is an `Int`).
 /// - `let`, `lazy`, `weak`/`unowned` and property observers (`didSet`) are rejected on persisted
 ///   properties: mark such a property ``Transient()`` to keep it as plain storage.
 /// - A `@Transient` property needs an initial value unless it is optional, because models loaded

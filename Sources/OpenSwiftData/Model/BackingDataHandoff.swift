@@ -11,8 +11,8 @@ import Darwin
 ///
 /// A loaded model is created with `init(backingData:)`, but Swift first runs the initial value
 /// `@Model` gives `_$backingData`, `createBackingData()`. While ``loading(_:_:)`` runs, that call
-/// takes the loaded row's backing data instead of making a new one. The slot is per thread, so
-/// contexts on other threads never see it.
+/// takes the loaded row's backing data instead of making a new one. The offer is per thread, so
+/// contexts on other threads never see it; the DocC article Internals gives its invariants.
 enum BackingDataHandoff {
     private static let slot: pthread_key_t = {
         var key = pthread_key_t()

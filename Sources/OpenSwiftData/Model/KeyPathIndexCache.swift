@@ -1,13 +1,12 @@
 import Synchronization
 
-/// The property index of each key path object a model's accessors have passed, looked up
-/// without taking a lock.
+/// The property index of each key path object a model's accessors have passed, looked up by
+/// the object's address without taking a lock (the DocC article Internals, "Reading and
+/// writing a property").
 ///
-/// Key path literals are objects Swift creates once per literal, so the accessors `@Model`
-/// generates pass the same few objects on every read and write. Matching them by identity is
-/// much cheaper than hashing a key path, and reading a published snapshot needs no lock, so a
-/// property access costs a probe or two. New key paths are added under a lock, rarely: at
-/// most a few per property.
+/// New key paths are added under a lock, each time into a new snapshot. The invariant that
+/// lets readers skip both the lock and a retain: no snapshot is ever freed, and no key path
+/// remembered is ever freed, so its address never comes to name another.
 final class KeyPathIndexCache: @unchecked Sendable {
     /// The key paths known when it was published, in an open-addressing table keyed by the
     /// key path object's address; never changed after.

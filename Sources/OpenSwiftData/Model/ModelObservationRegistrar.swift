@@ -33,6 +33,8 @@ public struct ModelObservationRegistrar: Sendable {
     /// go of them), and their reads and changes tell no one.
     private static let unobserved = Created(observable: false)
 
+    /// A registrar with nothing made yet: the first read of one of the model's properties makes
+    /// it.
     public init() {}
 
     /// The registrar of `model`, read for the first time: its own, or ``unobserved`` when it
@@ -47,6 +49,10 @@ public struct ModelObservationRegistrar: Sendable {
 
     /// Records a read of `keyPath` for whoever is tracking reads, creating the registrar the
     /// first time.
+    ///
+    /// - Parameters:
+    ///   - subject: The model whose property is read.
+    ///   - keyPath: The property read.
     @inlinable
     public mutating func access<Subject: PersistentModel & Observable, Member>(
         _ subject: Subject, keyPath: KeyPath<Subject, Member>
@@ -57,6 +63,13 @@ public struct ModelObservationRegistrar: Sendable {
     }
 
     /// Runs `mutation`, telling the observers of `keyPath`, if there are any, before and after.
+    ///
+    /// - Parameters:
+    ///   - subject: The model whose property changes.
+    ///   - keyPath: The property that changes.
+    ///   - mutation: The change.
+    /// - Returns: What `mutation` returns.
+    /// - Throws: What `mutation` throws.
     @inlinable
     public func withMutation<Subject: Observable, Member, Result>(
         of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> Result

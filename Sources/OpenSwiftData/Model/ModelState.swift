@@ -15,9 +15,8 @@ class ModelState {
     @exclusivity(unchecked) var values: ModelValues
 
     // Stored properties are laid out in declaration order. The flags sit after `rowID`, in the
-    // padding its optional's tag leaves, and the temporary identifier is kept as its UUID: a
-    // model's backing data then fits a 144-byte allocation instead of a 192-byte one, which a
-    // million models in one context feel.
+    // padding its optional's tag leaves, and the temporary identifier is kept as its UUID, so
+    // the backing data fits a smaller allocation size: mind the order when adding a property.
 
     /// The row holding the model, once it has been saved or fetched.
     var rowID: Int64?
@@ -66,7 +65,7 @@ class ModelState {
     /// Whether `slot` holds a value (not ``noValue``).
     static func holdsValue(_ slot: Any) -> Bool {
         // The slot is opened, and the type it holds compared: `type(of:)` asks the runtime,
-        // which looks inside classes and nested existentials, several times the cost.
+        // which looks inside classes and nested existentials, and costs more.
         func isNoValue<Held>(_: Held) -> Bool { Held.self == NoValue.self }
         return !isNoValue(slot)
     }

@@ -71,8 +71,9 @@ extension ModelValues {
     /// per access, for every value a fetch stores.
     final class Storage: ManagedBuffer<Storage.Header, UInt64> {
         struct Header {
-            // Layouts live as long as the process (`ModelLayout.of` keeps them), so the storage
-            // does not retain its own.
+            // The value slots (a `ValueSlots`, not a `ModelLayout`) live as long as the process
+            // (`ModelLayout.of` keeps every model layout, which keeps its value slots), so the
+            // storage does not retain them.
             unowned(unsafe) let layout: ValueSlots
             /// `layout.slots`, kept here so finding a value's slot does not go through the
             /// layout object.

@@ -75,6 +75,14 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     }
 
     /// An identifier for a model kept by a custom data store, made from the store's own key.
+    ///
+    /// - Parameters:
+    ///   - storeIdentifier: The identifier of the store that keeps the model.
+    ///   - entityName: The name of the model's entity.
+    ///   - primaryKey: The store's own key for the model; its `description` becomes the
+    ///     identifier's key.
+    /// - Returns: An identifier that names no row of an OpenSwiftData store.
+    /// - Throws: Nothing here; the function throws in SwiftData's signature.
     public static func identifier<T>(
         for storeIdentifier: String, entityName: String, primaryKey: T
     ) throws -> PersistentIdentifier
@@ -83,6 +91,13 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
             storeIdentifier: storeIdentifier, entityName: entityName, key: .custom(primaryKey.description))
     }
 
+    /// Orders identifiers by store identifier, then entity name, then key: row keys in ascending
+    /// order, before temporary identifiers, before the keys of other stores.
+    ///
+    /// - Parameters:
+    ///   - lhs: An identifier.
+    ///   - rhs: Another identifier.
+    /// - Returns: Whether `lhs` comes before `rhs`.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
         let left = (lhs.storeIdentifier ?? "", lhs.entityName)
         let right = (rhs.storeIdentifier ?? "", rhs.entityName)
@@ -97,6 +112,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         case primaryKey, isTemporary, entityName, storeIdentifier, uriRepresentation
     }
 
+    /// Decodes an identifier from the JSON shape SwiftData uses (see the type's description).
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the `implementation` object, its `entityName` or its
+    ///   `primaryKey` is missing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let implementation = try container.nestedContainer(keyedBy: ImplementationKeys.self, forKey: .implementation)
@@ -115,6 +135,10 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         self.init(storeIdentifier: storeIdentifier, entityName: entityName, key: key)
     }
 
+    /// Encodes the identifier in the JSON shape SwiftData uses (see the type's description).
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's errors.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         var implementation = container.nestedContainer(keyedBy: ImplementationKeys.self, forKey: .implementation)

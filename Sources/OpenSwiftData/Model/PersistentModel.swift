@@ -22,6 +22,9 @@ import Observation
 /// between actors instead.
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, SendableMetatype {
     /// Creates a model over existing values; the context uses it for rows it loads.
+    ///
+    /// - Parameter backingData: The model's values, which it keeps as its
+    ///   ``persistentBackingData``.
     init(backingData: any BackingData<Self>)
 
     /// The storage of the model's persisted values.
@@ -35,6 +38,8 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
 extension PersistentModel {
     /// New, empty backing data for a model that is being created by its own initializer; for
     /// a model a context is loading, the loaded values.
+    ///
+    /// - Returns: OpenSwiftData's backing data for models of class `P`.
     // Inlinable so the caller knows the concrete type: otherwise every model created, fetched
     // ones included, pays a runtime lookup of the opaque result's conformance.
     @inlinable
@@ -69,10 +74,18 @@ extension PersistentModel {
     }
 
     /// Models are equal when they are the same object.
+    ///
+    /// - Parameters:
+    ///   - lhs: A model.
+    ///   - rhs: Another model of the same class.
+    /// - Returns: Whether `lhs` and `rhs` are the same object.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs === rhs
     }
 
+    /// Hashes the model's object identity, the part `==` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
@@ -92,51 +105,108 @@ extension PersistentModel {
 
     // MARK: Values, as the accessors `@Model` generates read and write them
 
+    /// The value of the persisted attribute at `key`, read from the model's backing data;
+    /// the getters `@Model` generates call this.
+    ///
+    /// - Parameter key: The key path of the attribute.
+    /// - Returns: The attribute's value.
     // Disfavored, as in ``BackingData``: a related model that is also `Codable` is a relationship.
     @_disfavoredOverload
     public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value where Value: Decodable {
         persistentBackingData.getValue(forKey: key)
     }
 
+    /// The model the non-optional to-one relationship at `key` holds, loaded from the store the
+    /// first time it is read; the getters `@Model` generates call this.
+    ///
+    /// - Parameter key: The key path of the relationship.
+    /// - Returns: The related model.
     public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value where Value: PersistentModel {
         persistentBackingData.getValue(forKey: key)
     }
 
+    /// The model the optional to-one relationship at `key` holds, loaded from the store the first
+    /// time it is read; the getters `@Model` generates call this.
+    ///
+    /// - Parameter key: The key path of the relationship.
+    /// - Returns: The related model, or `nil`.
     public func getValue<Value>(forKey key: KeyPath<Self, Value?>) -> Value? where Value: PersistentModel {
         persistentBackingData.getValue(forKey: key)
     }
 
+    /// The models the to-many relationship at `key` holds, loaded from the store the first time
+    /// it is read; the getters `@Model` generates call this.
+    ///
+    /// - Parameter key: The key path of the relationship.
+    /// - Returns: The related models.
     public func getValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>) -> Value
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         persistentBackingData.getValue(forKey: key)
     }
 
+    /// The models the to-many relationship at `key` holds, in a collection that is also
+    /// `Decodable`; the getters `@Model` generates call this.
+    ///
+    /// - Parameter key: The key path of the relationship.
+    /// - Returns: The related models.
     public func getValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>) -> Value
     where Value: Decodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         persistentBackingData.getValue(forKey: key)
     }
 
+    /// The value of the transformable attribute at `key`; the getters `@Model` generates call this.
+    /// (A schema with a transformable attribute cannot be stored yet.)
+    ///
+    /// - Parameter key: The key path of the attribute.
+    /// - Returns: The attribute's value.
     public func getTransformableValue<Value>(forKey key: KeyPath<Self, Value>) -> Value {
         persistentBackingData.getTransformableValue(forKey: key)
     }
 
+    /// Sets the persisted attribute at `key` and records the change with the model's context;
+    /// the setters `@Model` generates call this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the attribute.
+    ///   - newValue: The new value.
     @_disfavoredOverload
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
         persistentBackingData.setValue(forKey: key, to: newValue)
     }
 
+    /// Sets the non-optional to-one relationship at `key` and updates the inverse relationship of
+    /// each model that joins or leaves it, so both sides agree at once; the setters `@Model`
+    /// generates call this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the relationship.
+    ///   - newValue: The related model.
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: PersistentModel {
         guard setRelationship(key, newValue) else {
             return persistentBackingData.setValue(forKey: key, to: newValue)
         }
     }
 
+    /// Sets the optional to-one relationship at `key` and updates the inverse relationship of each
+    /// model that joins or leaves it, so both sides agree at once; the setters `@Model` generates
+    /// call this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the relationship.
+    ///   - newValue: The related model, or `nil` for none.
     public func setValue<Value>(forKey key: KeyPath<Self, Value?>, to newValue: Value?) where Value: PersistentModel {
         guard setRelationship(key, newValue as Any) else {
             return persistentBackingData.setValue(forKey: key, to: newValue)
         }
     }
 
+    /// Sets the to-many relationship at `key` and updates the inverse relationship of each model
+    /// that joins or leaves it, so both sides agree at once; the setters `@Model` generates call
+    /// this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the relationship.
+    ///   - newValue: The related models.
     public func setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         guard setRelationship(key, newValue) else {
@@ -144,6 +214,13 @@ extension PersistentModel {
         }
     }
 
+    /// Sets the to-many relationship at `key`, held in a collection that is also `Encodable`, and
+    /// updates the inverse relationship of each model that joins or leaves it, so both sides agree
+    /// at once; the setters `@Model` generates call this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the relationship.
+    ///   - newValue: The related models.
     public func setValue<Value, OtherModel>(forKey key: KeyPath<Self, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
         guard setRelationship(key, newValue) else {
@@ -159,6 +236,11 @@ extension PersistentModel {
         return true
     }
 
+    /// Sets the transformable attribute at `key`; the setters `@Model` generates call this.
+    ///
+    /// - Parameters:
+    ///   - key: The key path of the attribute.
+    ///   - newValue: The new value.
     public func setTransformableValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
         persistentBackingData.setTransformableValue(forKey: key, to: newValue)
     }

@@ -92,7 +92,7 @@ extension PersistentModel {
 
     /// Whether `members` holds the object at `address`. Linking each new member into a to-many
     /// relationship scans it, so the scan compares plain addresses, eight to a group with one
-    /// test per group: half the instructions of comparing references one by one.
+    /// test per group, rather than references one by one.
     private static func contains(_ address: UInt, in members: [AnyObject]) -> Bool {
         members.withUnsafeBufferPointer { buffer in
             UnsafeRawBufferPointer(buffer).withMemoryRebound(to: UInt.self) { addresses in

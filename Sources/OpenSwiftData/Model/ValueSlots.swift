@@ -1,10 +1,8 @@
-/// Where each of a model's values sits in its ``ModelValues``, worked out once per model class.
+/// Where each of a model's values sits in its ``ModelValues``: one value slot per property,
+/// worked out once per model class (the DocC article Internals, "A model's values").
 ///
-/// An attribute's value is kept as its declared type, so an `Int` takes 8 bytes and a `String`
-/// 16, where an `Any` takes 32 whatever it holds; a fetch of a million 10-integer items then
-/// keeps 80 bytes of values a model instead of 352. Relationships and externally stored
-/// attributes keep an `Any` (their slot holds a fault until the value is first read), and so do
-/// optional attributes.
+/// A typed slot holds exactly its property's declared type; relationships, externally stored
+/// and optional attributes, and types a typed slot cannot hold keep an `Any`.
 final class ValueSlots: @unchecked Sendable {
     /// One slot. Plain data (its kind is a metatype), so reading one retains nothing.
     struct Slot {
@@ -36,7 +34,7 @@ final class ValueSlots: @unchecked Sendable {
         for property in properties {
             // An optional attribute keeps an `Any` too: the runtime destroys an `Optional` of a
             // type it knows only at run time through a generic witness that looks its metadata
-            // up, about 200 instructions a value, and a value read from the store comes unwrapped.
+            // up, and a value read from the store comes unwrapped.
             let keepsAny = property.isRelationship || property.isExternallyStored || property.codec == nil || property.isOptional
             var kind: any SlotKind.Type = keepsAny ? AnySlotKind.self : Self.kind(holding: property.valueType)
             // Storage is 8-byte aligned; a type that asks for more (a SIMD vector) is boxed.

@@ -20,15 +20,28 @@ extension PredicateExpressions {
             self.input = input
         }
 
+        /// Evaluates the inner predicate on the value its input evaluates to.
+        ///
+        /// - Parameter bindings: The values of the outer predicate's variables.
+        /// - Returns: The inner predicate's result.
+        /// - Throws: What evaluating the input or the inner predicate throws.
         public func evaluate(_ bindings: PredicateBindings) throws -> Bool {
             try predicate.evaluate(input.evaluate(bindings))
         }
 
+        /// Always throws: a predicate composed of other predicates cannot be decoded.
+        ///
+        /// - Parameter decoder: The decoder, which is not read.
+        /// - Throws: `DecodingError.dataCorrupted`, always.
         public init(from decoder: any Decoder) throws {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath, debugDescription: "a predicate composed of other predicates cannot be decoded"))
         }
 
+        /// Always throws: a predicate composed of other predicates cannot be encoded.
+        ///
+        /// - Parameter encoder: The encoder, which is not written to.
+        /// - Throws: `EncodingError.invalidValue`, always.
         public func encode(to encoder: any Encoder) throws {
             throw EncodingError.invalidValue(self, .init(
                 codingPath: encoder.codingPath, debugDescription: "a predicate composed of other predicates cannot be encoded"))

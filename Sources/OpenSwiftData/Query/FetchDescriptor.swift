@@ -30,6 +30,13 @@ public struct FetchDescriptor<T>: @unchecked Sendable where T: PersistentModel {
     /// Relationships whose models to load with the results. A hint for now.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
+    /// A descriptor of the models of `T` that match `predicate`, in the order of `sortBy`, with no
+    /// limit or offset.
+    ///
+    /// - Parameters:
+    ///   - predicate: Which models to fetch; `nil` for all of them.
+    ///   - sortBy: The order of the results; empty for the order of their row keys, which is the
+    ///     order they were first saved in.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy

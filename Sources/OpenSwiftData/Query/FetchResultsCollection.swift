@@ -17,6 +17,12 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { rowIDs.count }
 
+    /// The element at `position`, loading the batch it belongs to unless that batch is the one
+    /// loaded last.
+    ///
+    /// - Parameter position: A valid index of the collection.
+    /// - Returns: The element. Reaching one whose model was deleted from the store after the fetch
+    ///   traps.
     public subscript(position: Int) -> Element {
         let batch = position / batchSize
         let elements = cache.elements(ofBatch: batch) {

@@ -23,12 +23,28 @@ where Root.Output: StringProtocol, Other.Output: StringProtocol {
     associatedtype Other: PredicateExpression
     var root: Root { get }
     var other: Other { get }
+    /// The expression over two string operands.
+    ///
+    /// - Parameters:
+    ///   - root: The string the expression's function is applied to.
+    ///   - other: The function's argument.
     init(root: Root, other: Other)
+
     /// The expression's result for two strings.
+    ///
+    /// - Parameters:
+    ///   - string: The value of `root`.
+    ///   - other: The value of `other`.
+    /// - Returns: The expression's result.
     static func apply(_ string: String, _ other: String) -> Output
 }
 
 extension _StringPairPredicateExpression {
+    /// Evaluates both operands and applies the expression's function to them.
+    ///
+    /// - Parameter bindings: The values of the predicate's variables.
+    /// - Returns: The function's result.
+    /// - Throws: What evaluating an operand throws.
     public func evaluate(_ bindings: PredicateBindings) throws -> Output {
         Self.apply(String(try root.evaluate(bindings)), String(try other.evaluate(bindings)))
     }
@@ -39,11 +55,20 @@ extension _StringPairPredicateExpression {
 }
 
 extension _StringPairPredicateExpression where Root: Codable, Other: Codable {
+    /// Decodes the operands from an unkeyed container, as Foundation decodes its binary
+    /// expressions.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: The decoder's errors.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         self.init(root: try container.decode(Root.self), other: try container.decode(Other.self))
     }
 
+    /// Encodes the operands in an unkeyed container, as Foundation encodes its binary expressions.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's errors.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(root)
@@ -61,11 +86,23 @@ extension PredicateExpressions {
         public let root: Root
         public let other: Other
 
+        /// `root.localizedStandardContains(other)`.
+        ///
+        /// - Parameters:
+        ///   - root: The string searched.
+        ///   - other: The string searched for.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// `string.localizedStandardContains(other)`, the Swift code the SQL function
+        /// `osd_localized_standard_contains` calls too.
+        ///
+        /// - Parameters:
+        ///   - string: The string searched.
+        ///   - other: The string searched for.
+        /// - Returns: Whether `other` is found in `string`.
         public static func apply(_ string: String, _ other: String) -> Bool {
             QueryFunctions.localizedStandardContains(string, other)
         }
@@ -79,11 +116,23 @@ extension PredicateExpressions {
         public let root: Root
         public let other: Other
 
+        /// `root.localizedCompare(other)`.
+        ///
+        /// - Parameters:
+        ///   - root: The string compared.
+        ///   - other: The string it is compared with.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// `string.localizedCompare(other)`, the Swift code the SQL function
+        /// `osd_localized_compare` calls too.
+        ///
+        /// - Parameters:
+        ///   - string: The string compared.
+        ///   - other: The string it is compared with.
+        /// - Returns: How `string` orders against `other`.
         public static func apply(_ string: String, _ other: String) -> ComparisonResult {
             QueryFunctions.localizedCompare(string, other)
         }
@@ -98,28 +147,58 @@ extension PredicateExpressions {
         public let root: Root
         public let other: Other
 
+        /// `root.caseInsensitiveCompare(other)`.
+        ///
+        /// - Parameters:
+        ///   - root: The string compared.
+        ///   - other: The string it is compared with.
         public init(root: Root, other: Other) {
             self.root = root
             self.other = other
         }
 
+        /// `string.caseInsensitiveCompare(other)`, the Swift code the SQL function
+        /// `osd_case_insensitive_compare` calls too.
+        ///
+        /// - Parameters:
+        ///   - string: The string compared.
+        ///   - other: The string it is compared with.
+        /// - Returns: How `string` orders against `other`, ignoring case.
         public static func apply(_ string: String, _ other: String) -> ComparisonResult {
             QueryFunctions.caseInsensitiveCompare(string, other)
         }
     }
 
+    /// What `#Predicate` writes for `root.localizedStandardContains(other)`.
+    ///
+    /// - Parameters:
+    ///   - root: The expression of the string searched.
+    ///   - other: The expression of the string searched for.
+    /// - Returns: The expression.
     public static func build_localizedStandardContains<Root, Other>(
         _ root: Root, _ other: Other
     ) -> StringLocalizedStandardContains<Root, Other> {
         StringLocalizedStandardContains(root: root, other: other)
     }
 
+    /// What `#Predicate` writes for `root.localizedCompare(other)`.
+    ///
+    /// - Parameters:
+    ///   - root: The expression of the string compared.
+    ///   - other: The expression of the string it is compared with.
+    /// - Returns: The expression.
     public static func build_localizedCompare<Root, Other>(
         _ root: Root, _ other: Other
     ) -> StringLocalizedCompare<Root, Other> {
         StringLocalizedCompare(root: root, other: other)
     }
 
+    /// What `#Predicate` writes for `root.caseInsensitiveCompare(other)`.
+    ///
+    /// - Parameters:
+    ///   - root: The expression of the string compared.
+    ///   - other: The expression of the string it is compared with.
+    /// - Returns: The expression.
     public static func build_caseInsensitiveCompare<Root, Other>(
         _ root: Root, _ other: Other
     ) -> StringCaseInsensitiveCompare<Root, Other> {

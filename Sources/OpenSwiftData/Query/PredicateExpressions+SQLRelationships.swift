@@ -1,17 +1,13 @@
 import Foundation
 import GRDB
 
-// Predicates through relationships: a to-one relationship's model and its attributes
-// (`$0.shelf?.name`), comparison of models by identity (`$0.shelf == nil`,
-// `$0.shelf?.persistentModelID == id`), and the models of a to-many relationship, counted,
-// tested for emptiness and searched (`$0.books.count`, `$0.books.isEmpty`,
-// `$0.books.contains { … }`, `allSatisfy`, `filter { … }.count`).
+// Predicates through relationships (what translates to what is in the DocC article
+// Predicates): a to-one relationship's model and its attributes, models compared by identity,
+// and the models of a to-many relationship, counted, tested for emptiness and searched.
 //
-// A to-one relationship's model is read through a subquery looking its row up by key, so a
-// key naming no row (a relationship whose delete rule left it behind) reads as `nil`, as it
-// does in memory. A to-many relationship is a subquery over the destination table (through the
-// join table for many-to-many and one-way relationships); each closure variable stands for
-// the row of its own subquery, under an alias of its own.
+// A to-one relationship's model is read through a subquery that looks its row up by key, so a
+// key naming no row reads as `nil`, as it does in memory. Each closure variable of a to-many
+// search stands for the row of its own subquery, under an alias of its own.
 
 /// The key paths of `isEmpty` and `count` on a to-many relationship's array.
 protocol ToManyRelationshipValue {

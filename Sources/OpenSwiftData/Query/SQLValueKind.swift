@@ -2,27 +2,11 @@ import Foundation
 import GRDB
 
 /// How SQLite compares, orders and computes with the values of one Swift type, given how
-/// ``ValueCodec`` stores them.
+/// ``ValueCodec`` stores them; the table is in the DocC article Predicates ("How values
+/// compare").
 ///
-/// The translators consult it before emitting an operator, so that an operator is only used
-/// where SQLite's meaning is Swift's:
-///
-/// | Swift type | stored as | `==` | `<` | arithmetic |
-/// |---|---|---|---|---|
-/// | `Bool` | 0/1 | yes | (not `Comparable`) | — |
-/// | `Int`, `Int8`…`Int64`, `UInt8`…`UInt32` | INTEGER | yes | yes | yes |
-/// | `UInt`, `UInt64` | INTEGER bit pattern | yes | yes, compared as unsigned | no |
-/// | `Double`, `Date` | REAL | yes | yes | `Double` only |
-/// | `Float` | REAL | yes | yes | yes, rounded to `Float` after each step |
-/// | `String` | TEXT | by UTF-8 bytes | by UTF-8 bytes | — |
-/// | `URL` | TEXT (absolute string) | yes | (not `Comparable`) | — |
-/// | `UUID`, `Data` | BLOB | yes | `UUID`: byte order, which is Swift's | — |
-/// | `Decimal` | TEXT | no | no | no |
-/// | other `Codable` | JSON TEXT | no | no | no |
-/// | `RawRepresentable` | its raw value | yes | by raw value | no |
-///
-/// `Decimal` and JSON columns can only be tested against `nil`: their text is not canonical
-/// (`1.5` and `1.50` are equal decimals) and does not order like their values.
+/// The translators consult it before emitting an operator: an operator is used only where
+/// SQLite's meaning of it, on the stored form, is Swift's.
 struct SQLValueKind {
     enum Storage: Equatable {
         case boolean

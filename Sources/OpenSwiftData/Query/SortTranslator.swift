@@ -2,28 +2,11 @@ import Foundation
 import GRDB
 
 /// Turns `SortDescriptor`s into an SQLite `ORDER BY` list that orders rows exactly as
-/// `models.sorted(using: descriptors)` orders the models in memory.
+/// `models.sorted(using: descriptors)` orders the models in memory, or throws
+/// `SwiftDataError.unsupportedSortDescriptor` naming the key path; the DocC article
+/// Predicates ("Sorting") says what sorts how.
 ///
-/// - `.forward` is `ASC`, `.reverse` is `DESC`; later descriptors break ties of earlier ones.
-/// - `nil` sorts before every value in `.forward` order and after them in `.reverse` order,
-///   which is what `SortDescriptor.compare` does and what SQLite does with NULL.
-/// - Strings sort with the descriptor's comparator, through a collation that calls the same
-///   Swift code: `String`'s own `<` when the descriptor has no string comparator (a plain
-///   `SortDescriptor(\.title)` in the open-source Foundation), `osd_lexical` for `.lexical`,
-///   and on Apple platforms `osd_localized_standard` for `.localizedStandard` (their default
-///   for `String` key paths) and `osd_localized` for `.localized`.
-/// - `UInt` and `UInt64`, stored as signed bit patterns, sort as unsigned.
-/// - A `RawRepresentable` type sorts by its stored raw value, after checking (when it is
-///   `CaseIterable`) that its `<` is that order.
-///
-/// - A key path through to-one relationships (`SortDescriptor(\Book.shelf?.name)`) sorts by a
-///   subquery reading the related row; a model with no related model (or one whose key names
-///   no row) sorts as `nil`, as in memory. Key paths through to-many relationships
-///   (`\Shelf.books.count`) are refused.
-///
-/// Models whose keys compare equal come out in an unspecified order in SQL, where
-/// `sorted(using:)` keeps their previous order: append the primary key to the list to make the
-/// result deterministic and equal to sorting the models in primary-key order.
+/// The list breaks no ties of its own: the store appends the primary key to every `ORDER BY`.
 enum SortTranslator {
     /// An ORDER BY list (without the keywords) for the descriptors, or
     /// `SwiftDataError.unsupportedSortDescriptor.explaining(...)` naming the key path.

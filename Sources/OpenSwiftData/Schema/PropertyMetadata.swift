@@ -11,6 +11,15 @@ extension Schema {
         let defaultValue: Any?
         let metadata: (any SchemaProperty)?
 
+        /// What `@Model` records about one persisted property, or about a `#Unique` or `#Index`
+        /// declaration.
+        ///
+        /// - Parameters:
+        ///   - name: The property's name.
+        ///   - keypath: The property's key path, rooted at the model class.
+        ///   - defaultValue: The initial value the declaration gives, if any.
+        ///   - metadata: The options of the property's `@Attribute` or `@Relationship` marker, or
+        ///     the `#Unique` or `#Index` constraint.
         public init(name: String, keypath: AnyKeyPath, defaultValue: Any? = nil, metadata: (any SchemaProperty)? = nil) {
             self.name = name
             self.keyPath = keypath

@@ -27,6 +27,7 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     /// the schema throws them.
     let problems: [String]
 
+    /// An empty schema: no entities, version 1.0.0.
     public init() {
         encodingVersion = Self.schemaEncodingVersion
         version = Version(1, 0, 0)
@@ -36,6 +37,11 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         problems = []
     }
 
+    /// A schema of entities described by hand, with no model classes behind them.
+    ///
+    /// - Parameters:
+    ///   - entities: The entities.
+    ///   - version: The schema's version.
     public init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
         encodingVersion = Self.schemaEncodingVersion
         self.version = version
@@ -45,6 +51,15 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         problems = []
     }
 
+    /// The schema of model classes: their entities, and those of the models their relationships
+    /// reach.
+    ///
+    /// A model that cannot be stored does not stop the schema from being built: creating a
+    /// container with the schema throws, naming the model and the property.
+    ///
+    /// - Parameters:
+    ///   - types: The model classes.
+    ///   - version: The schema's version, which a store written with it records.
     public init(_ types: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         let built = SchemaBuilder(types)
         encodingVersion = Self.schemaEncodingVersion
@@ -55,6 +70,12 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         problems = built.problems
     }
 
+    /// The schema of model classes: their entities, and those of the models their relationships
+    /// reach.
+    ///
+    /// - Parameters:
+    ///   - types: The model classes.
+    ///   - version: The schema's version, which a store written with it records.
     public convenience init(_ types: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
         self.init(types, version: version)
     }
@@ -84,11 +105,17 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     }
 
     /// The entity of a model class, if the schema has it.
+    ///
+    /// - Parameter type: A model class.
+    /// - Returns: The entity of the class's name, or `nil` when the schema has none.
     public final func entity<T>(for type: T.Type) -> Entity? where T: PersistentModel {
         entitiesByName[Self.entityName(for: type)]
     }
 
     /// The entity name of a model class: its unqualified name (`V2.Film` is `Film`).
+    ///
+    /// - Parameter type: A model class.
+    /// - Returns: The class's name without its module and enclosing types.
     public static func entityName<T>(for type: T.Type) -> String where T: PersistentModel {
         entityName(for: type as any PersistentModel.Type)
     }
@@ -108,11 +135,18 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     // MARK: Saving and loading
 
     /// Writes the schema's canonical JSON to a file.
+    ///
+    /// - Parameter toURL: The file to write; replaced atomically.
+    /// - Throws: An error encoding the schema or writing the file.
     public final func save(to toURL: URL) throws {
         try canonicalJSON().write(to: toURL, options: .atomic)
     }
 
     /// Reads a schema written by ``save(to:)``.
+    ///
+    /// - Parameter fromURL: The file to read.
+    /// - Returns: The schema, with no model classes behind it.
+    /// - Throws: An error reading the file or decoding the schema.
     public static func load(from fromURL: URL) throws -> Schema {
         try JSONDecoder().decode(Schema.self, from: Data(contentsOf: fromURL))
     }
@@ -127,6 +161,11 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
 
     private enum CodingKeys: String, CodingKey { case encodingVersion, version, entities }
 
+    /// Decodes a schema from its JSON: its entities and their properties, with no model classes
+    /// behind them.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: `DecodingError` when the JSON is not a schema's.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         encodingVersion = try container.decode(Version.self, forKey: .encodingVersion)
@@ -137,6 +176,11 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         problems = []
     }
 
+    /// Encodes the schema as a store's snapshot records it: its encoding version, its version and
+    /// its entities.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's errors.
     public final func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(encodingVersion, forKey: .encodingVersion)
@@ -144,10 +188,19 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         try container.encode(entities, forKey: .entities)
     }
 
+    /// Schemas are equal when their versions are and their entities are.
+    ///
+    /// - Parameters:
+    ///   - lhs: A schema.
+    ///   - rhs: Another schema.
+    /// - Returns: Whether both have the same version and equal entities.
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.version == rhs.version && lhs.entities == rhs.entities
     }
 
+    /// Hashes the version and the entities' names.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
         hasher.combine(entities.map(\.name))

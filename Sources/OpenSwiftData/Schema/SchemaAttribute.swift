@@ -22,6 +22,14 @@ extension Schema {
         /// The name of the Swift value type, as recorded in a store's snapshot.
         var valueTypeName: String
 
+        /// The marker an `@Attribute` declaration records, before the schema gives it its
+        /// property's name and type.
+        ///
+        /// - Parameters:
+        ///   - options: The attribute's options.
+        ///   - originalName: The property's name in the previous version; `nil` when it was not
+        ///     renamed.
+        ///   - hashModifier: A string mixed into the schema's fingerprint.
         public init(_ options: Option..., originalName: String? = nil, hashModifier: String? = nil) {
             self.name = ""
             self.originalName = originalName ?? ""
@@ -34,6 +42,15 @@ extension Schema {
             self.valueTypeName = "Any"
         }
 
+        /// An attribute described in full.
+        ///
+        /// - Parameters:
+        ///   - name: The property's name.
+        ///   - originalName: Its name in the previous version; `name` when `nil`.
+        ///   - options: Its options.
+        ///   - valueType: The Swift type of its values; an `Optional` type makes it optional.
+        ///   - defaultValue: The value a new model starts with, when the declaration gives one.
+        ///   - hashModifier: A string mixed into the schema's fingerprint.
         public init(
             name: String, originalName: String? = nil, options: [Option] = [],
             valueType: any Any.Type, defaultValue: Any? = nil, hashModifier: String? = nil
@@ -65,6 +82,11 @@ extension Schema {
             case name, originalName, options, storageType, valueTypeName, isOptional, hashModifier
         }
 
+        /// Decodes an attribute from a store's schema snapshot: it has no Swift type (`valueType`
+        /// is `Any`) and no default value.
+        ///
+        /// - Parameter decoder: The decoder to read from.
+        /// - Throws: `DecodingError` when the JSON is not an attribute's.
         public required init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
@@ -78,6 +100,12 @@ extension Schema {
             defaultValue = nil
         }
 
+        /// Encodes what a store's schema snapshot records of the attribute: its name, original
+        /// name, options, storage type, the name of its value type, its optionality and its hash
+        /// modifier.
+        ///
+        /// - Parameter encoder: The encoder to write to.
+        /// - Throws: The encoder's errors.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
@@ -91,12 +119,22 @@ extension Schema {
 
         // MARK: Hashable: what the attribute is, not its Swift type's identity
 
+        /// Attributes are equal when they store alike under the same names: the same name, original
+        /// name, options, storage type, optionality and hash modifier.
+        ///
+        /// - Parameters:
+        ///   - lhs: An attribute.
+        ///   - rhs: Another attribute.
+        /// - Returns: Whether the six are equal.
         public static func == (lhs: Attribute, rhs: Attribute) -> Bool {
             lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.options == rhs.options
                 && lhs.storageType == rhs.storageType && lhs.isOptional == rhs.isOptional
                 && lhs.hashModifier == rhs.hashModifier
         }
 
+        /// Hashes the name, the storage type and the optionality.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(storageType)
@@ -132,11 +170,19 @@ extension Schema.Attribute {
         public static var spotlight: Option { Option("spotlight") }
 
         /// Persist the value through a `ValueTransformer` subclass.
+        ///
+        /// - Parameter transformerType: The transformer's class.
+        /// - Returns: The option. A schema with such an attribute cannot be stored yet: creating a
+        ///   container with it throws.
         public static func transformable(by transformerType: ValueTransformer.Type) -> Option {
             Option("transformable", transformerName: String(reflecting: transformerType))
         }
 
         /// Persist the value through the `ValueTransformer` registered under `transformerName`.
+        ///
+        /// - Parameter transformerName: The name the transformer is registered under.
+        /// - Returns: The option. A schema with such an attribute cannot be stored yet: creating a
+        ///   container with it throws.
         public static func transformable(by transformerName: String) -> Option {
             Option("transformable", transformerName: transformerName)
         }

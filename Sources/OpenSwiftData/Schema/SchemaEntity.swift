@@ -43,6 +43,9 @@ extension Schema {
         /// The relationships in declaration order.
         var relationshipsInOrder: [Relationship] { storedProperties.compactMap { $0 as? Relationship } }
 
+        /// An entity with no properties, constraints or indices.
+        ///
+        /// - Parameter name: The entity's name.
         public init(_ name: String) {
             self.name = name
             storedProperties = []
@@ -50,6 +53,13 @@ extension Schema {
             indices = []
         }
 
+        /// An entity with subentities and properties; each property marked unique is a uniqueness
+        /// constraint of its own.
+        ///
+        /// - Parameters:
+        ///   - name: The entity's name.
+        ///   - subentities: The entities that inherit from it.
+        ///   - properties: Its properties, in declaration order.
         public init(_ name: String, subentities: Entity..., properties: any SchemaProperty...) {
             self.name = name
             self.subentities = Set(subentities)
@@ -58,6 +68,12 @@ extension Schema {
             indices = []
         }
 
+        /// An entity with properties; each property marked unique is a uniqueness constraint of its
+        /// own.
+        ///
+        /// - Parameters:
+        ///   - name: The entity's name.
+        ///   - properties: Its properties, in declaration order.
         public init(_ name: String, properties: any SchemaProperty...) {
             self.name = name
             storedProperties = properties
@@ -86,6 +102,11 @@ extension Schema {
             case name, attributes, relationships, uniquenessConstraints, indices
         }
 
+        /// Decodes an entity from a store's schema snapshot: its name, attributes, relationships,
+        /// uniqueness constraints and indices.
+        ///
+        /// - Parameter decoder: The decoder to read from.
+        /// - Throws: `DecodingError` when the JSON is not an entity's.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
@@ -96,6 +117,11 @@ extension Schema {
             indices = try container.decode([[String]].self, forKey: .indices)
         }
 
+        /// Encodes what a store's schema snapshot records of the entity: its name, its attributes
+        /// and relationships in declaration order, its uniqueness constraints and its indices.
+        ///
+        /// - Parameter encoder: The encoder to write to.
+        /// - Throws: The encoder's errors.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
@@ -105,12 +131,22 @@ extension Schema {
             try container.encode(indices, forKey: .indices)
         }
 
+        /// Entities are equal when their names, attributes and relationships (in declaration
+        /// order), uniqueness constraints and indices are.
+        ///
+        /// - Parameters:
+        ///   - lhs: An entity.
+        ///   - rhs: Another entity.
+        /// - Returns: Whether all five are equal.
         public static func == (lhs: Entity, rhs: Entity) -> Bool {
             lhs.name == rhs.name && lhs.attributesInOrder == rhs.attributesInOrder
                 && lhs.relationshipsInOrder == rhs.relationshipsInOrder
                 && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indices == rhs.indices
         }
 
+        /// Hashes the entity's name.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
         }

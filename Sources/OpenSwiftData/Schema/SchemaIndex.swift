@@ -19,10 +19,17 @@ extension Schema {
         public final var valueType: any Any.Type = T.self
         public final let indices: [Types<T>]
 
+        /// The indices of a model, each of the kind it names.
+        ///
+        /// - Parameter indices: The indices; each lists the key paths of its properties.
         public init(_ indices: Types<T>...) {
             self.indices = indices
         }
 
+        /// Ordinary indices of a model, one per array; an array of several key paths is a compound
+        /// index.
+        ///
+        /// - Parameter binaryIndices: The key paths of each index's properties.
         public init(_ binaryIndices: [PartialKeyPath<T>]...) {
             self.indices = binaryIndices.map { .binary($0) }
         }
@@ -34,10 +41,26 @@ extension Schema {
 
         /// Key paths do not encode; a decoded index is empty. Stores record the resolved
         /// property names in `Schema.Entity.indices` instead.
+        ///
+        /// - Parameter decoder: The decoder, which is not read.
+        /// - Throws: Nothing.
         public init(from decoder: any Decoder) throws { indices = [] }
+        /// Encodes nothing: key paths do not encode.
+        ///
+        /// - Parameter encoder: The encoder, which is not written to.
+        /// - Throws: Nothing.
         public func encode(to encoder: any Encoder) throws {}
 
+        /// Indices are equal when they index the same key paths.
+        ///
+        /// - Parameters:
+        ///   - lhs: An index declaration.
+        ///   - rhs: Another index declaration.
+        /// - Returns: Whether both list the same key paths in the same groups.
         public static func == (lhs: Index, rhs: Index) -> Bool { lhs.keyPathGroups == rhs.keyPathGroups }
+        /// Hashes the key paths.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) { hasher.combine(keyPathGroups) }
     }
 }

@@ -24,6 +24,18 @@ extension Schema {
         var isExplicitlyUnidirectional = false
         var isOptionalValue: Bool
 
+        /// The marker a `@Relationship` declaration records, before the schema gives it its
+        /// property's name, destination and cardinality.
+        ///
+        /// - Parameters:
+        ///   - options: The relationship's options.
+        ///   - deleteRule: What deleting the model does to the models the relationship holds.
+        ///   - minimumModelCount: The fewest related models allowed at save; `0` for no bound.
+        ///   - maximumModelCount: The most related models allowed at save; `0` for no bound.
+        ///   - originalName: The property's name in the previous version; `nil` when it was not
+        ///     renamed.
+        ///   - inverse: The key path of the destination's property that points back.
+        ///   - hashModifier: A string mixed into the schema's fingerprint.
         public init(
             _ options: Option..., deleteRule: DeleteRule = .nullify,
             minimumModelCount: Int? = 0, maximumModelCount: Int? = 0, originalName: String? = nil,
@@ -61,6 +73,9 @@ extension Schema {
 
         /// Marks a relationship declared with `inverse: nil`: it has no inverse, even where one
         /// could be inferred. `@Model` calls this; you don't.
+        ///
+        /// - Parameter relationship: The marker of the declaration.
+        /// - Returns: The same marker, marked one-way.
         public static func _explicitlyUnidirectional(_ relationship: Relationship) -> Relationship {
             relationship.isExplicitlyUnidirectional = true
             return relationship
@@ -84,6 +99,11 @@ extension Schema {
             case minimumModelCount, maximumModelCount, hashModifier, isToOne, isOptional
         }
 
+        /// Decodes a relationship from a store's schema snapshot: it has no key paths and no Swift
+        /// type (`valueType` is `Any`).
+        ///
+        /// - Parameter decoder: The decoder to read from.
+        /// - Throws: `DecodingError` when the JSON is not a relationship's.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
@@ -102,6 +122,12 @@ extension Schema {
             valueType = Any.self
         }
 
+        /// Encodes what a store's schema snapshot records of the relationship: its names, options,
+        /// destination, delete rule, inverse, count bounds, hash modifier, cardinality and
+        /// optionality.
+        ///
+        /// - Parameter encoder: The encoder to write to.
+        /// - Throws: The encoder's errors.
         public final func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
@@ -117,6 +143,13 @@ extension Schema {
             try container.encode(isOptionalValue, forKey: .isOptional)
         }
 
+        /// Relationships are equal when everything a store's snapshot records of them is.
+        ///
+        /// - Parameters:
+        ///   - lhs: A relationship.
+        ///   - rhs: Another relationship.
+        /// - Returns: Whether both record the same names, options, destination, delete rule,
+        ///   inverse, count bounds, hash modifier, cardinality and optionality.
         public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
             lhs.name == rhs.name && lhs.originalName == rhs.originalName && lhs.options == rhs.options
                 && lhs.destination == rhs.destination && lhs.deleteRule == rhs.deleteRule
@@ -125,6 +158,9 @@ extension Schema {
                 && lhs.isToOne == rhs.isToOne && lhs.isOptionalValue == rhs.isOptionalValue
         }
 
+        /// Hashes the name, the destination and the cardinality.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(name)
             hasher.combine(destination)

@@ -1,26 +1,13 @@
 import Foundation
 import GRDB
 
-/// How values of one Swift type are written to and read from an SQLite column.
+/// How values of one Swift type are written to and read from an SQLite column; which type
+/// becomes what is in the DocC article HowValuesAreStored.
 ///
-/// Built once per attribute from the attribute's value type, then used for every row, so the
-/// per-value work is an unboxing and a conversion, never reflection:
-///
-/// | Swift type | stored as |
-/// |---|---|
-/// | `Bool`, every `Int` width, `UInt8/16/32` | `INTEGER` |
-/// | `UInt`, `UInt64` | `INTEGER` holding the bit pattern (round-trips; sorts as signed) |
-/// | `Double`, `Float` | `REAL` |
-/// | `Date` | `REAL`, seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`) |
-/// | `String` | `TEXT` |
-/// | `Decimal` | `TEXT`, its exact decimal digits |
-/// | `URL` | `TEXT`, its absolute string |
-/// | `UUID` | `BLOB` of 16 bytes |
-/// | `Data` | `BLOB` |
-/// | `RawRepresentable` with one of the above as raw value | its raw value |
-/// | any other `Codable` (structs, enums, arrays, dictionaries) | `TEXT` holding JSON |
-///
-/// An optional type stores `nil` as `NULL` and anything else as its wrapped type does.
+/// Built once per attribute type and used for every row: no reflection per value. Reading
+/// returns exactly the codec's type (or `Optional` of it), which the store casts with `as!`.
+/// What a type is stored as is part of every store written with it: changing it changes
+/// ``storage`` and the schema's fingerprint, and needs a migration.
 final class ValueCodec: @unchecked Sendable {
     /// What the column holds, as recorded in the schema snapshot and its fingerprint.
     let storage: StorageType
@@ -36,8 +23,8 @@ final class ValueCodec: @unchecked Sendable {
     let nilValue: Any?
     /// For `Int`, `Double` and `String` (or an optional of one), the type itself: these are
     /// stored as they are, and the store reads and writes them with the C call for the type
-    /// instead of through `reading` and `writing`, whose closure call (and the retain and
-    /// release of its context) costs more per value than the value itself.
+    /// instead of through `reading` and `writing`. Any such type must be stored exactly as
+    /// `reading` and `writing` would store it.
     let identityType: IdentityType?
     /// Whether the type is one of the table's own (`Bool` to `Data`) or an optional of one:
     /// plain values, which two models reading one row can share instead of each decoding it.

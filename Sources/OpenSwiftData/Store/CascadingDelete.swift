@@ -3,19 +3,9 @@ import GRDB
 /// A batch delete of rows that relationships involve, with the delete rules applied in SQL:
 /// no model is loaded, whatever the number of rows.
 ///
-/// It leaves the rows as deleting each model and saving would:
-/// - what a `.cascade` relationship of a deleted row holds is deleted too, and so on down;
-/// - a `.deny` relationship that still holds a row that is not deleted refuses the delete;
-/// - a key column that points at a deleted row from a row that stays is set to `NULL`, unless
-///   the relationship on the deleted side is `.noAction` (which leaves it, as the model-by-model
-///   delete does); a non-optional one refuses the delete instead, as saving such a model would;
-/// - join rows of deleted rows go.
-///
-/// The rows of each entity to delete are all of its rows, or the keys gathered in a temporary
-/// table, so each rule is one statement over the whole set. Deleting every row of an entity
-/// (no predicate) and cascading to rows that all belong to one of them needs no key table: the
-/// tables are emptied with SQLite's truncation. It runs inside the save's transaction: when a
-/// rule refuses, nothing is written.
+/// The invariant: it leaves the rows exactly as deleting each model and saving would (the
+/// rules, rule by rule, are in the DocC article Internals, "Deleting in SQL"). It runs inside
+/// the save's transaction, so when a rule refuses, nothing is written.
 struct CascadingDelete {
     /// The rows of one entity to delete.
     private enum Rows {

@@ -3,11 +3,10 @@ import GRDB
 import GRDBSQLite
 
 /// A statement run straight through SQLite's C API, for the store's hot paths: inserting and
-/// updating the rows of a save, and reading every row a fetch returns.
+/// updating the rows of a save, and reading every row a fetch returns, without GRDB's
+/// `StatementArguments` and `Row` (the DocC article Internals says what they cost).
 ///
-/// Binding and reading values directly costs a fraction of GRDB's `StatementArguments` and
-/// `Row` (which were nearly half the work of a bulk insert and of a fetch). Used only inside
-/// one `read` or `write` of the connection that prepared it.
+/// Used only inside one `read` or `write` of the connection that prepared it.
 final class RawStatement {
     private let db: Database
     private let sql: String
@@ -30,8 +29,7 @@ final class RawStatement {
     ///
     /// - Parameter reusable: whether `sql` is one of a few a connection runs again and again
     ///   (a table's insert, the update of a set of columns): such a statement is kept in the
-    ///   connection's statement cache and prepared once, where preparing the insert for every
-    ///   save was nearly half the work of saving one model. Statements whose text varies with
+    ///   connection's statement cache and prepared once. Statements whose text varies with
     ///   their input (`IN` lists of any length, predicates) are prepared for the one use, so
     ///   the cache does not grow with every length and shape.
     init(sql: String, in db: Database, reusable: Bool = false) throws {

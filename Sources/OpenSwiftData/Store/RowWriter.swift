@@ -105,8 +105,8 @@ struct RowWriter {
         let table = try table(of: state)
         // `nil`: the related model has no row yet; its key is written with the relationships.
         let keys = table.foreignKeys.map { foreignKeyValue(state, $0) }
-        // Values are bound one by one straight from the model: a bulk insert runs this for
-        // every row, and arrays of arguments per row cost as much as SQLite's own work.
+        // Values are bound one by one straight from the model, never gathered into arguments
+        // per row: a bulk insert runs this for every row.
         func bindRow(_ statement: RawStatement) throws {
             for (offset, column) in table.columns.enumerated() {
                 try table.bind(state, column, to: statement, at: Int32(offset + 1))
@@ -119,8 +119,8 @@ struct RowWriter {
         var insertedNewRow = true
         if let upsert = try upsertStatement(of: table) {
             // An upsert that updated a row leaves the connection's last inserted key as it was.
-            // (`RETURNING` would say which row it wrote, but costs SQLite twice the work of the
-            // insert.) Keys are counted per table and the last inserted key per connection, so
+            // (`RETURNING` would say which row it wrote, but costs SQLite more than the insert
+            // itself.) Keys are counted per table and the last inserted key per connection, so
             // a new row can also get the key another table's row just got: the lookup by unique
             // values finds the written row either way.
             let keyBefore = upsert.lastInsertedRowID

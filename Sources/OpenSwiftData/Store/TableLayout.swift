@@ -1,21 +1,16 @@
 import GRDB
 
-/// How one entity is laid out in SQLite: its table, the column of each stored attribute, and
-/// the SQL statements that read and write its rows.
+/// How one entity is laid out in SQLite in one store: its table, the column of each stored
+/// attribute, and the SQL statements that read and write its rows. The DocC article
+/// HowValuesAreStored describes the tables it makes.
 ///
-/// A table is named after its entity and has an integer primary key column `_pk`, then one
-/// column per attribute, named after the attribute. Non-optional attributes are `NOT NULL`.
-/// An attribute with `.externalStorage` lives in a table of its own,
-/// `_osd_external_<Entity>_<attribute>`, one row per model, read when the property is first
-/// accessed. Relationships are stored as ``StoredRelationship`` describes: to-one relationships as
-/// integer columns after the attributes.
-///
-/// A class, built once per store and never changed: a save and a fetch hand it on for every
-/// row, and a reference costs one retain where the struct's fields cost a dozen.
+/// The column order is part of every statement and of ``rowDecoder``: `_pk`, the attributes
+/// kept in the table in declaration order, then the to-one relationships' keys. Built once per
+/// store and never changed (a class, so that handing it on for every row is one retain).
 final class TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
-    // A class: fetches and saves pass columns around for every row, and a reference is
-    // cheaper to hand on than a name, a codec and two more fields.
+    // A class: fetches and saves pass columns around for every row, and a reference is handed
+    // on with one retain.
     final class Column {
         let name: String
         let propertyIndex: Int
@@ -177,13 +172,15 @@ final class TableLayout: @unchecked Sendable {
         "_osd_external_\(entity)_\(attribute)".quotedDatabaseIdentifier
     }
 
-    /// `CREATE TABLE` of an external attribute's side table, one row per model that has a value.
+    /// `CREATE TABLE` of an external attribute's side table: a row per saved model (`NULL` for
+    /// `nil`), deleted with the model's row.
     func externalTableSQL(_ column: Column) -> String {
         let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
         return "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))"
     }
 
-    /// Stores an external attribute's value for a row, or removes it when the value is `nil`.
+    /// Stores an external attribute's value for a row, replacing what the row had (`NULL` for
+    /// `nil`).
     func writeExternalValueSQL(_ column: Column) -> String {
         "INSERT OR REPLACE INTO \(externalTableName(column)) (\(Self.primaryKeyColumn.quotedDatabaseIdentifier), \"value\") VALUES (?, ?)"
     }

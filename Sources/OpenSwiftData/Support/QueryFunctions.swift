@@ -1,32 +1,13 @@
 import Foundation
 import GRDB
 
-/// SQL functions and collations the generated SQL uses (e.g. for localizedStandardContains,
-/// caseInsensitiveCompare, and the `.localizedStandard` string comparator sorts use by default).
-/// The store calls this on every new connection.
+/// The SQL functions and collations the generated SQL uses, installed on every connection a
+/// store or a migration opens; the DocC article Predicates lists what each computes.
 ///
-/// Each one calls the same Swift code that evaluates the predicate or sort in memory, so SQL
-/// and `Predicate.evaluate` / `sorted(using:)` agree by construction:
-///
-/// | Name | Kind | Computes |
-/// |---|---|---|
-/// | `osd_localized_standard_contains(s, t)` | function | `s.localizedStandardContains(t)` as 0/1 |
-/// | `osd_localized_compare(s, t)` | function | `s.localizedCompare(t)` as -1/0/1 |
-/// | `osd_case_insensitive_compare(s, t)` | function | `s.caseInsensitiveCompare(t)` as -1/0/1 |
-/// | `osd_contains(s, t)`, `osd_starts_with(s, t)` | function | `s.contains(t)`, `s.starts(with: t)` over `Character`s (``CharacterSubstringFunctions``) |
-/// | `osd_character_count(s)` | function | `s.count`: Swift's `Character`s, not code points |
-/// | `osd_float(x)` | function | `Double(Float(x))`, Swift's `Float` rounding |
-/// | `osd_real_divide(x, y)` | function | `x / y` on doubles: ±infinity for division by zero; fails on NaN |
-/// | `osd_unwrap(x)` | function | `x`, or fails the statement when `x` is NULL, like `x!` throwing |
-/// | `osd_invalid_range(lower, upper)` | function | fails the statement, as building `lower...upper` with `lower > upper` throws |
-/// | `osd_string_order` | collation | `String`'s `<` and `==` (Unicode canonical equivalence) |
-/// | `osd_lexical` | collation | `String.StandardComparator.lexical` |
-/// | `osd_localized_standard` | collation | `localizedStandardCompare`, the `.localizedStandard` comparator |
-/// | `osd_localized` | collation | `localizedCompare`, the `.localized` comparator |
-///
-/// The localized ones use `Locale.current`, as Foundation does. The functions are registered as
-/// non-deterministic, so SQLite will not use them in indexes; collations have no such flag, and
-/// the store never creates an index with one, since an index's order must never change.
+/// Each calls the same Swift code that evaluates the predicate or the sort in memory, so SQL
+/// and `Predicate.evaluate` / `sorted(using:)` agree by construction: keep it so. A function
+/// whose result follows the locale is registered as non-deterministic, and no index may use a
+/// collation, since an index's order must never change.
 enum QueryFunctions {
     static let localizedStandardContainsFunction = "osd_localized_standard_contains"
     static let localizedCompareFunction = "osd_localized_compare"
