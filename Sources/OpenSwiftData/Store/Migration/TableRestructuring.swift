@@ -163,7 +163,7 @@ struct TableRestructuring {
                 db, sql: "SELECT COUNT(*) FROM \(entity.quotedDatabaseIdentifier) WHERE \(Self.isUnfilled(column.quotedDatabaseIdentifier))") ?? 0
             if unfilled > 0 {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(entity).\(column) is added in \(toName) as non-optional with no default value, and the custom stage's didMigrate left \(unfilled) stored row\(unfilled == 1 ? "" : "s") without a value for it; set it on every model in didMigrate (and save), give it a default, or make it optional (nothing was changed)")
+                    "\(entity).\(column) is non-optional with no default value in \(toName), and the custom stage's didMigrate left \(unfilled) stored row\(unfilled == 1 ? "" : "s") without a value for it; set it on every model in didMigrate (and save), give it a default, or make it optional (nothing was changed)")
             }
         }
         columnsAwaitingValues = []
@@ -218,10 +218,11 @@ struct TableRestructuring {
         return Self.unfilledMarker
     }
 
-    /// ``fillValue(of:codec:)`` for an attribute the old version does not have; `nil` for any
-    /// other.
+    /// ``fillValue(of:codec:)`` for a non-optional attribute the old version does not have or
+    /// has as optional (its rows without a value get the fill); `nil` for any other.
     func fillValue(of attribute: Schema.Attribute?, in previous: Schema.Entity, codec: ValueCodec) -> DatabaseValue? {
-        guard let attribute, !attribute.isOptional, previous.attribute(continuedBy: attribute) == nil else { return nil }
+        guard let attribute, !attribute.isOptional else { return nil }
+        if let old = previous.attribute(continuedBy: attribute), !old.isOptional { return nil }
         return fillValue(of: attribute, codec: codec)
     }
 
