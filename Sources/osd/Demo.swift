@@ -7,7 +7,7 @@ import PixarFilmTracker
 /// `osd demo`: the Pixar film tracker of the migration articles. Version 1 of the app writes a
 /// store on disk; version 3 opens it, migrating it through a typed transform stage (the release
 /// date split into year and country) and a lightweight one (a poster URL and a flag added), and
-/// queries it. Every step is printed.
+/// queries it, after a dry run of the migration on a copy. Every step is printed.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a version 1 store of Pixar films, open it with version 3 of the app, and query it.")
@@ -70,6 +70,11 @@ struct Demo: ParsableCommand {
     }
 
     private func openWithVersion3(_ url: URL) throws {
+        print("\nVersion 3 of the app first previews the migration on a copy (ModelContainer.previewMigration):")
+        let preview = try ModelContainer.previewMigration(
+            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
+            configurations: ModelConfiguration(url: url))
+        print(preview)
         print("\nVersion 3 of the app opens the store with PixarMigrationPlan:")
         let container = try ModelContainer(
             for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,

@@ -78,6 +78,10 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "G5", title: "Migration: age becomes optional, table rebuilt (open included)", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "G7", title: "Dry run of G4 (previewMigration: a copy of the store, then the transform on it); grdb-backup: the copy alone", drivers: ["raw", "grdb", "grdb-backup", "ours", "ours-preview"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "H1", title: "MigrationTester.verifyEveryPath over 5 versions (sample stores of every version, migrated to the newest, values compared), n rows per entity", drivers: ["ours"],
+              quick: [1_000], full: [1_000, 10_000]),
     BenchCase(id: "G6", title: "Launch with G1 + G4 pending: open, migrate, first 50 users by age", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "F1", title: "Open a store and answer the first query: 50 users by age", drivers: ["raw", "grdb", "ours"],
@@ -117,8 +121,10 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         return try setup.objectGraphJob()
     case ("E1", "raw"), ("E1", "grdb"), ("E1", "ours"):
         return try setup.commitJob()
-    case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _):
+    case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _), ("G7", _):
         return try setup.migrationJob()
+    case ("H1", "ours"):
+        return try setup.verifyEveryPathJob()
     case ("C1", _):
         return try setup.ordersJob()
     case ("F1", _), ("G6", _):

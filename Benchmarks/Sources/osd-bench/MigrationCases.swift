@@ -6,7 +6,23 @@ extension JobSetup {
     /// G1–G5 migrations: a V1 store of n users opened by the new version.
     func migrationJob() throws -> Job {
         switch (id, driver) {
-        case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _):
+        case ("G7", "grdb-backup"):
+            let copy = url.deletingLastPathComponent().appendingPathComponent("G7-copy-\(n).store")
+            return Job(before: { try seedUsers(); try? FileManager.default.removeItem(at: copy) }, body: {
+                let source = try DatabaseQueue(path: url.path)
+                try source.backup(to: try DatabaseQueue(path: copy.path))
+                return n
+            })
+        case ("G7", "ours-preview"):
+            return Job(before: seedUsers, body: {
+                let preview = try ModelContainer.previewMigration(
+                    for: Schema(versionedSchema: UsersV4.self), migrationPlan: PlanG4.self, configurations: ModelConfiguration(url: url))
+                guard preview.wouldSucceed, preview.stores.first?.steps.first?.rowChanges.first?.updated == n else {
+                    throw ValidationErrorText("the dry run did not transform \(n) users: \(preview)")
+                }
+                return n
+            })
+        case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _), ("G7", _):
             switch driver {
             case "raw":
                 return Job(before: seedUsers, body: {
@@ -130,5 +146,14 @@ extension JobSetup {
         default:
             throw ValidationErrorText("no driver \(driver) for case \(id)")
         }
+    }
+
+    /// H1: every version's sample store migrated to the newest and checked.
+    func verifyEveryPathJob() throws -> Job {
+        Job(body: {
+            let checks = try MigrationTester(for: PlanH1.self).verifyEveryPath(sampleRowsPerEntity: n)
+            guard checks.count == 4 else { throw ValidationErrorText("verifyEveryPath checked \(checks.count) paths, not 4") }
+            return checks.count
+        })
     }
 }

@@ -214,6 +214,64 @@ enum PlanG6: SchemaMigrationPlan {
     }
 }
 
+/// H1: G6's users with an email address added.
+enum UsersV8: VersionedSchema {
+    static let versionIdentifier = Schema.Version(8, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        var surname: String
+        var age: Int
+        var nickname: String?
+        var score: Int = 0
+        var fullName: String
+        var email: String?
+        init(id: UUID, firstName: String, surname: String, age: Int, fullName: String) {
+            self.id = id
+            self.firstName = firstName
+            self.surname = surname
+            self.age = age
+            self.fullName = fullName
+        }
+    }
+}
+
+/// H1: V8 with the surname renamed to lastName.
+enum UsersV9: VersionedSchema {
+    static let versionIdentifier = Schema.Version(9, 0, 0)
+    static var models: [any PersistentModel.Type] { [User.self] }
+
+    @Model final class User {
+        @Attribute(.unique) var id: UUID
+        var firstName: String
+        @Attribute(originalName: "surname") var lastName: String
+        var age: Int
+        var nickname: String?
+        var score: Int = 0
+        var fullName: String
+        var email: String?
+        init(id: UUID, firstName: String, lastName: String, age: Int, fullName: String) {
+            self.id = id
+            self.firstName = firstName
+            self.lastName = lastName
+            self.age = age
+            self.fullName = fullName
+        }
+    }
+}
+
+/// H1: five versions, a transform among them.
+enum PlanH1: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [UsersV1.self, UsersV2.self, UsersV7.self, UsersV8.self, UsersV9.self] }
+    static var stages: [MigrationStage] {
+        [.lightweight(fromVersion: UsersV1.self, toVersion: UsersV2.self), PlanG6.fullName,
+         .lightweight(fromVersion: UsersV7.self, toVersion: UsersV8.self),
+         .lightweight(fromVersion: UsersV8.self, toVersion: UsersV9.self)]
+    }
+}
+
 /// D1–D3: the object graph of the Emerge "complex" comparison — schools, their students, five
 /// grades per student — with cascading deletes down the graph.
 enum SchoolsV1: VersionedSchema {

@@ -33,9 +33,11 @@ enum MigrationExecutor {
         // A drop is a warning when no code of the plan's runs in its step; a custom stage's code
         // had the chance to read what it needed first.
         for step in migration.steps where !step.droppedProperties.isEmpty {
-            let kept = migration.backsUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them" : "no backup is made (backsUpBeforeMigrating is off)"
+            let kept = migration.isDryRun ? "this is a dry run on a copy, and the store itself keeps them"
+                : migration.backsUp ? "the backup \(MigrationConnection.backupURL(of: url).path) keeps them"
+                : "no backup is made (backsUpBeforeMigrating is off)"
             let message: Logger.Message = "\(store): \(step.fromName) → \(step.toName) drops \(step.droppedProperties.joined(separator: ", ")) and the values stored there; \(kept)"
-            if step.isCustom {
+            if step.isCustom || migration.isDryRun {
                 migrationLog.debug(message)
             } else {
                 migrationLog.warning(message)

@@ -20,6 +20,8 @@ struct PlannedMigration {
     let dropsRemovedEntities: Bool
     /// Whether the store is copied beside itself before the migration runs.
     var backsUp: Bool
+    /// Whether the store is a copy a dry run made, whose original keeps every value.
+    var isDryRun = false
 
     var storeDescription: String { "the store \(url.path)" }
 

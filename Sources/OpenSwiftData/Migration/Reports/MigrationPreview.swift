@@ -135,6 +135,7 @@ extension ModelContainer {
             // but no copy of the copy is taken: the user's file stays as it was.
             if var migration = try MigrationPlanner.migration(of: copy, stored: stored, to: target, versions: versions, backingUp: backingUp) {
                 migration.backsUp = false
+                migration.isDryRun = true
                 _ = try MigrationExecutor.run(migration, report: &report)
             }
         } catch let error as SwiftDataError {
