@@ -236,7 +236,7 @@ final class PredicateTranslationScope {
             }
             let databaseValue: DatabaseValue
             do {
-                databaseValue = try codec.encode(value)
+                databaseValue = try codec.encode(value).databaseValue
             } catch {
                 throw unsupported(node, "the value \(value) could not be encoded: \(error)")
             }

@@ -15,7 +15,7 @@ enum RawValueOrdering {
               let codec = ValueCodec.forType(V.self)
         else { return nil }
         let cases = allCases(of: iterable).compactMap { $0 as? V }
-        let stored = cases.map { try? codec.encode($0) }
+        let stored = cases.map { try? codec.encode($0).databaseValue }
         for i in cases.indices {
             for j in cases.indices where i != j {
                 guard let a = stored[i], let b = stored[j], let sqlOrder = sqliteOrders(a, before: b) else {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How values of one Swift type are written to and read from an SQLite column; which type
 /// becomes what is in the DocC article HowValuesAreStored.
@@ -85,29 +84,29 @@ final class ValueCodec: @unchecked Sendable {
 
     /// Converts a value of the codec's type, or (for an optional codec) an `Optional` of it, to
     /// what the column stores.
-    func encode(_ value: Any) throws -> DatabaseValue {
+    func encode(_ value: Any) throws -> StoredValue {
         guard let value = unwrapped(value) else { return .null }
         switch writing {
-        case .integer(let write): return try write(value).databaseValue
-        case .real(let write): return try write(value).databaseValue
-        case .text(let write): return try write(value).databaseValue
-        case .blob(let write): return try write(value).databaseValue
+        case .integer(let write): return .integer(try write(value))
+        case .real(let write): return .real(try write(value))
+        case .text(let write): return .text(try write(value))
+        case .blob(let write): return .blob(try write(value))
         }
     }
 
     /// Converts a stored column value back to the codec's type; the result can be cast with
     /// `as!` to the property's declared type.
-    func decode(_ databaseValue: DatabaseValue) throws -> Any {
-        switch (reading, databaseValue.storage) {
+    func decode(_ stored: StoredValue) throws -> Any {
+        switch (reading, stored) {
         case (_, .null):
             if let nilValue { return nilValue }
             throw ValueCodecError.unexpectedNull(typeName: typeName)
-        case (.integer(let read), .int64(let int)): return try read(int)
-        case (.real(let read), .double(let double)): return try read(double)
-        case (.real(let read), .int64(let int)): return try read(Double(int))
-        case (.text(let read), .string(let string)): return try read(string)
+        case (.integer(let read), .integer(let int)): return try read(int)
+        case (.real(let read), .real(let double)): return try read(double)
+        case (.real(let read), .integer(let int)): return try read(Double(int))
+        case (.text(let read), .text(let string)): return try read(string)
         case (.blob(let read), .blob(let data)): return try data.withUnsafeBytes { try read($0) }
-        default: throw ValueCodecError.unreadable(typeName: typeName, stored: "\(databaseValue)")
+        default: throw ValueCodecError.unreadable(typeName: typeName, stored: "\(stored.databaseValue)")
         }
     }
 

@@ -104,7 +104,7 @@ final class RawStatement {
         case (SQLITE_TEXT, .text(let read)): return try read(Self.text(of: column))
         case (SQLITE_BLOB, .blob(let read)): return try Self.bytes(of: column, read)
         // NULL, and storage classes the codec converts or refuses.
-        default: return try codec.decode(Self.databaseValue(of: column))
+        default: return try codec.decode(StoredValue(Self.databaseValue(of: column)))
         }
     }
 

@@ -80,7 +80,7 @@ extension SQLiteStore {
         let stored = try read { db in
             try DatabaseValue.fetchOne(db.cachedStatement(sql: table.readExternalValueSQL(column)), arguments: [rowID])
         }
-        return try column.codec.decode(stored ?? .null)
+        return try column.codec.decode(StoredValue(stored ?? .null))
     }
 
     /// The primary keys of the selected rows.

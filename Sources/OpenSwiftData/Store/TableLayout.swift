@@ -233,7 +233,7 @@ final class TableLayout: @unchecked Sendable {
     /// What `column` stores for the model's value, or an error naming the property when it has
     /// none (non-optional) or cannot be encoded.
     func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
-        try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0) } ?? .null }
+        try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0).databaseValue } ?? .null }
     }
 
     /// Binds the model's value for `column` to a parameter of an insert or update, with the

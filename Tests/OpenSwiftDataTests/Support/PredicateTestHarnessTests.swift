@@ -268,7 +268,7 @@ enum QueryFixtures {
             for sample in samples {
                 var values: [DatabaseValue] = [sample.id.databaseValue]
                 for entry in QuerySampleColumns.entries {
-                    values.append(try entry.codec.encode(sample[keyPath: entry.keyPath]))
+                    values.append(try entry.codec.encode(sample[keyPath: entry.keyPath]).databaseValue)
                 }
                 try statement.execute(arguments: StatementArguments(values))
             }

@@ -214,7 +214,7 @@ struct TableRestructuring {
     func fillValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
         if let value = defaultValue(of: attribute, codec: codec) { return value }
         guard preparesForCustomStage else { return nil }
-        if let empty = Self.emptyValue(codec.storage), (try? codec.decode(empty)) != nil { return empty }
+        if let empty = Self.emptyValue(codec.storage), (try? codec.decode(StoredValue(empty))) != nil { return empty }
         return Self.unfilledMarker
     }
 
@@ -240,7 +240,7 @@ struct TableRestructuring {
     func defaultValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
         guard let value = attribute.defaultValue else { return nil }
         if let optional = value as? any OptionalProtocol, optional.wrappedValue == nil { return nil }
-        return try? codec.encode(value)
+        return try? codec.encode(value).databaseValue
     }
 
     /// The value a new non-optional attribute starts with when a custom stage will fill it.
