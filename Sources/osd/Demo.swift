@@ -25,6 +25,9 @@ struct Demo: ParsableCommand {
     @Option(help: "How many made-up films, all released before 2000, to add to the real ones, to try a large store.")
     var extraFilms: Int = 0
 
+    @Flag(inversion: .prefixedNo, help: "Preview the migration on a copy before version 3 opens the store.")
+    var preview = true
+
     @Flag(help: "Print the process's peak memory at the end (Linux).")
     var reportPeakMemory = false
 
@@ -70,15 +73,18 @@ struct Demo: ParsableCommand {
     }
 
     private func openWithVersion3(_ url: URL) throws {
-        print("\nVersion 3 of the app first previews the migration on a copy (ModelContainer.previewMigration):")
-        let preview = try ModelContainer.previewMigration(
-            for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
-            configurations: ModelConfiguration(url: url))
-        print(preview)
+        if preview {
+            print("\nVersion 3 of the app first previews the migration on a copy (ModelContainer.previewMigration):")
+            print(try ModelContainer.previewMigration(
+                for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
+                configurations: ModelConfiguration(url: url)))
+        }
         print("\nVersion 3 of the app opens the store with PixarMigrationPlan:")
+        let bar = ProgressBar()
         let container = try ModelContainer(
             for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self,
-            configurations: ModelConfiguration(url: url))
+            configurations: [ModelConfiguration(url: url)]) { progress in bar.show(progress) }
+        bar.end()
         let context = ModelContext(container)
         print("\nThe store now holds \(try context.fetchCount(FetchDescriptor<PixarSchemaV3.PixarFilm>())) films (title, year, country, animated):")
         let recent = FetchDescriptor<PixarSchemaV3.PixarFilm>(

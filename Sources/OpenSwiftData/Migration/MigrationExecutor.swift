@@ -47,8 +47,11 @@ enum MigrationExecutor {
         let restructurings = try migration.restructurings
         do {
             try MigrationConnection.inTransaction(at: url, backingUp: migration.backsUp) { db in
-                for (step, restructuring) in zip(migration.steps, restructurings) {
-                    try run(step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier, report: &report)
+                let progress = migration.progress.map { MigrationProgressReporter(storeURL: url, stepCount: migration.steps.count, report: $0) }
+                for (index, (step, restructuring)) in zip(migration.steps, restructurings).enumerated() {
+                    try run(
+                        step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier, report: &report,
+                        progress: progress.map { reporter in { reporter.report(step: index + 1, step, $0, entity: $1, rowsDone: $2, rowsTotal: $3) } })
                 }
                 // The store records the schema and version it now has once, after the last step.
                 try after.write(to: db)
@@ -66,8 +69,10 @@ enum MigrationExecutor {
 
     private static func run(
         _ step: MigrationStep, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String,
-        report: inout MigrationReport
+        report: inout MigrationReport, progress: ((MigrationProgress.Phase, String?, Int, Int) -> Void)?
     ) throws {
+        progress?(.started, nil, 0, 0)
+        defer { progress?(.finished, nil, 0, 0) }
         let started = Date()
         let before = db.totalChangesCount
         var stepReport = MigrationReport.Step(fromVersion: step.fromName, toVersion: step.toName, kind: step.isCustom ? .custom : .lightweight)
@@ -97,10 +102,13 @@ enum MigrationExecutor {
                 entity: conflict.entity, attributes: conflict.attributes,
                 repetitions: conflict.repetitions.map { .init(values: $0.values, rows: $0.rows) })
         }
+        progress?(.restructuring, nil, 0, 0)
         try structure.run(in: db)
         if let didMigrate = step.didMigrate {
+            progress?(.migratingRows, nil, 0, 0)
             let session = MigrationSession(
-                db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url)
+                db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url,
+                reportRows: progress.map { progress in { progress(.migratingRows, $0, $1, $2) } })
             try tally.counting(in: db) {
                 try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
             }

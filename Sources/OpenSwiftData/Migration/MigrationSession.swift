@@ -10,8 +10,14 @@ final class MigrationSession: @unchecked Sendable {
     private let retainedTables: [String: String]
     private let identifier: String
     private let url: URL
+    /// Reports the rows a transform has visited: the entity, rows done, rows in all.
+    let reportRows: ((String, Int, Int) -> Void)?
 
-    init(db: Database, oldSchema: Schema, retainedTables: [String: String], identifier: String, url: URL) {
+    init(
+        db: Database, oldSchema: Schema, retainedTables: [String: String], identifier: String, url: URL,
+        reportRows: ((String, Int, Int) -> Void)? = nil
+    ) {
+        self.reportRows = reportRows
         self.db = db
         self.oldSchema = oldSchema
         self.retainedTables = retainedTables

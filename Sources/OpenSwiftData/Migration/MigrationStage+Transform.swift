@@ -67,7 +67,12 @@ extension ModelContext {
         // Each batch's models that can stand for the next batch's rows (see `SpareModels`).
         var oldSpares = SpareModels()
         var newSpares = SpareModels()
+        var visited = 0
         for batch in rowIDs.chunked(by: max(batchSize, 1)) {
+            defer {
+                visited += batch.count
+                container.migrationSession?.reportRows?(newName, visited, rowIDs.count)
+            }
             let keys = batch.first!...batch.last!
             let olds: [Old]
             let news: [New]

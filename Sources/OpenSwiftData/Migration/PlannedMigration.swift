@@ -22,6 +22,8 @@ struct PlannedMigration {
     var backsUp: Bool
     /// Whether the store is a copy a dry run made, whose original keeps every value.
     var isDryRun = false
+    /// Where the app follows the migration's progress, if it asked to.
+    var progress: (@Sendable (MigrationProgress) -> Void)?
 
     var storeDescription: String { "the store \(url.path)" }
 

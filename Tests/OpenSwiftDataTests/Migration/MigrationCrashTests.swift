@@ -16,7 +16,7 @@ import PixarFilmTracker
         for delay in [0.05, 0.4, 0.9, 1.6] {
             let url = temporaryStoreURL()
             try FileManager.default.copyItem(at: seeded, to: url)
-            let killed = try OSDProcess.run(["demo", "--step", "open-v3", "--store", url.path], killAfter: delay).killed
+            let killed = try OSDProcess.run(["demo", "--step", "open-v3", "--no-preview", "--store", url.path], killAfter: delay).killed
 
             let queue = try DatabaseQueue(path: url.path)
             let (version, columns, count, leftovers) = try queue.read { db in

@@ -13,13 +13,13 @@ enum OSDProcess {
     /// exit status (or the signal that ended it) and whether a signal did.
     @discardableResult
     static func run(
-        _ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil
+        _ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil, errors: Pipe? = nil
     ) throws -> (status: Int32, killed: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         if let delay {
             Thread.sleep(forTimeInterval: delay)
@@ -27,5 +27,23 @@ enum OSDProcess {
         }
         process.waitUntilExit()
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Runs `osd` with `arguments` to the end; returns its exit status, standard output and
+    /// standard error.
+    static func capture(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let output = Pipe()
+        let errors = Pipe()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read before waiting: a full pipe would stop the process.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

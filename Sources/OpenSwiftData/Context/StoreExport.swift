@@ -1,0 +1,96 @@
+import Foundation
+
+/// Rows of a store written out as JSON lines or CSV, one row in memory at a time, read without
+/// writing to the store. `osd export` runs it.
+public enum StoreExport {
+    /// The formats rows are written in.
+    public enum Format: String, Sendable, CaseIterable {
+        /// One JSON object per line: each column by name (`_entity` names the entity).
+        case json
+        /// A header line of column names, then one line per row (RFC 4180 quoting).
+        case csv
+    }
+
+    /// Writes the rows of `entity` (every entity when `nil`, JSON only) of the store at `url`.
+    /// Integers and reals are written as numbers, text as strings, data as base64; dates are
+    /// stored (and written) as seconds since 2001-01-01.
+    ///
+    /// - Parameters:
+    ///   - url: the store.
+    ///   - entity: the entity whose rows are written; `nil` for all.
+    ///   - format: JSON lines or CSV.
+    ///   - write: called with each line, newline included.
+    /// - Returns: how many rows were written.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the store cannot be read, has no
+    ///   such entity, or CSV is asked for several entities; what `write` throws.
+    @discardableResult
+    public static func export(storeAt url: URL, entity: String?, format: Format, write: (String) throws -> Void) throws -> Int {
+        let entities = try entity.map { [$0] } ?? StoreFileReader.read(url).metadata.schema().entities.map(\.name)
+        if format == .csv, entities.count != 1 {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "CSV holds one table: name the entity to export (one of \(entities.joined(separator: ", ")))")
+        }
+        var count = 0
+        for name in entities {
+            var columns: [String] = []
+            try StoreFileReader.forEachRow(url, entity: name, columns: { names in
+                columns = names
+                if format == .csv { try write(names.map(csvField).joined(separator: ",") + "\n") }
+            }) { values in
+                count += 1
+                switch format {
+                case .csv:
+                    try write(values.map { csvField(text(of: $0)) }.joined(separator: ",") + "\n")
+                case .json:
+                    var line = "{\"_entity\":\(jsonString(name))"
+                    for (column, value) in zip(columns, values) {
+                        line += ",\(jsonString(column)):\(json(of: value))"
+                    }
+                    try write(line + "}\n")
+                }
+            }
+        }
+        return count
+    }
+
+    private static func text(of value: StoredValue) -> String {
+        switch value {
+        case .null: ""
+        case .integer(let int): String(int)
+        case .real(let double): String(double)
+        case .text(let string): string
+        case .blob(let data): data.base64EncodedString()
+        }
+    }
+
+    private static func json(of value: StoredValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let int): String(int)
+        case .real(let double): double.isFinite ? String(double) : "null"
+        case .text(let string): jsonString(string)
+        case .blob(let data): jsonString(data.base64EncodedString())
+        }
+    }
+
+    private static func jsonString(_ string: String) -> String {
+        var escaped = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
+    private static func csvField(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

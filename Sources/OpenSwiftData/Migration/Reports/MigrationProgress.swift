@@ -1,0 +1,71 @@
+import Foundation
+
+/// How far a migration has gone, as a container opening a store reports it: which step of how
+/// many, what it is doing, the rows done of the total while a transform visits them, and the
+/// fraction of the whole migration completed.
+///
+/// ```swift
+/// let container = try await Task.detached {
+///     try ModelContainer(for: Schema(versionedSchema: SchemaV3.self), migrationPlan: Plan.self,
+///                        configurations: [ModelConfiguration(url: url)]) { progress in
+///         Task { @MainActor in screen.fraction = progress.fractionCompleted }
+///     }
+/// }.value
+/// ```
+public struct MigrationProgress: Sendable, CustomStringConvertible {
+    /// What the migration is doing.
+    public enum Phase: String, Sendable {
+        /// A step starts (its custom stage's `willMigrate` runs first, if it has one).
+        case started
+        /// The step changes the tables: columns added, tables rebuilt.
+        case restructuring
+        /// A custom stage's `didMigrate` (a transform's rows) runs.
+        case migratingRows
+        /// The step is done.
+        case finished
+    }
+
+    /// The store being migrated.
+    public let storeURL: URL
+    /// The step, from 1.
+    public let step: Int
+    public let stepCount: Int
+    public let fromVersion: String
+    public let toVersion: String
+    public let phase: Phase
+    /// The entity whose rows are being visited, during a transform.
+    public let entity: String?
+    /// Rows visited so far and in all, during a transform; 0 otherwise.
+    public let rowsDone: Int
+    public let rowsTotal: Int
+
+    /// The fraction of the migration completed, from 0 to 1: steps count alike, and within a
+    /// transform's step its rows.
+    public var fractionCompleted: Double {
+        let within: Double = switch phase {
+        case .started: 0
+        case .restructuring: 0.1
+        case .migratingRows: rowsTotal > 0 ? 0.1 + 0.9 * Double(rowsDone) / Double(rowsTotal) : 0.1
+        case .finished: 1
+        }
+        return (Double(step - 1) + within) / Double(max(stepCount, 1))
+    }
+
+    public var description: String {
+        let rows = rowsTotal > 0 ? ", \(entity.map { "\($0) " } ?? "")rows \(rowsDone)/\(rowsTotal)" : ""
+        return "step \(step)/\(stepCount) \(fromVersion) → \(toVersion): \(phase.rawValue)\(rows), \(Int(fractionCompleted * 100))%"
+    }
+}
+
+/// Reports a migration's progress to the app's closure, step by step.
+struct MigrationProgressReporter {
+    let storeURL: URL
+    let stepCount: Int
+    let report: (MigrationProgress) -> Void
+
+    func report(step: Int, _ migrationStep: MigrationStep, _ phase: MigrationProgress.Phase, entity: String? = nil, rowsDone: Int = 0, rowsTotal: Int = 0) {
+        report(MigrationProgress(
+            storeURL: storeURL, step: step, stepCount: stepCount, fromVersion: migrationStep.fromName,
+            toVersion: migrationStep.toName, phase: phase, entity: entity, rowsDone: rowsDone, rowsTotal: rowsTotal))
+    }
+}

@@ -1,0 +1,117 @@
+/// The structural difference between two schemas as a migration sees it: entities, attributes
+/// and relationships added, removed or renamed (through `originalName`), types, optionality,
+/// unique constraints and indices changed, and whether a lightweight step can make the change.
+/// `osd diff` prints it.
+///
+/// ```swift
+/// let comparison = SchemaComparison(from: try Schema.load(from: snapshotV1), to: Schema(versionedSchema: SchemaV2.self))
+/// print(comparison.changes, comparison.isLightweight)
+/// ```
+public struct SchemaComparison: Sendable, Codable {
+    /// The changes, in words, entity by entity.
+    public let changes: [String]
+    /// The changes a lightweight step cannot make (a type change, a relationship's new
+    /// destination or cardinality, a non-optional attribute that needs values), each saying why.
+    public let blockers: [String]
+
+    /// Whether the schemas have the same structure.
+    public var isIdentical: Bool { changes.isEmpty }
+    /// Whether a lightweight step can migrate a store from the first schema to the second. A
+    /// schema read from a store or snapshot records no default values: an attribute that is
+    /// added, or made non-optional, counts as needing values.
+    public var isLightweight: Bool { blockers.isEmpty }
+
+    /// Compares `old` with `new`.
+    ///
+    /// - Parameters:
+    ///   - old: the schema a store has (from a store or a snapshot).
+    ///   - new: the schema it would be migrated to.
+    ///   - defaulted: attributes of `new` known to have a default value, as "Entity.attribute"
+    ///     (a store's column defaults, which its recorded schema does not hold).
+    public init(from old: Schema, to new: Schema, defaulted: Set<String> = []) {
+        var changes: [String] = []
+        var blockers: [String] = []
+        for entity in old.entities where new.entitiesByName[entity.name] == nil {
+            changes.append("entity \(entity.name) removed")
+        }
+        for entity in new.entities {
+            guard let previous = old.entitiesByName[entity.name] else {
+                changes.append("entity \(entity.name) added")
+                continue
+            }
+            let name = entity.name
+            var continued: Set<String> = []
+            for attribute in entity.attributesInOrder {
+                guard let before = previous.attribute(continuedBy: attribute) else {
+                    changes.append("\(name).\(attribute.name) added (\(attribute.valueTypeName)\(attribute.isOptional ? ", optional" : ""))")
+                    if !attribute.isOptional, attribute.defaultValue == nil, !defaulted.contains("\(name).\(attribute.name)") {
+                        blockers.append("\(name).\(attribute.name) is added as non-optional: existing rows need a value: give it a default, or fill it in a custom stage")
+                    }
+                    continue
+                }
+                continued.insert(before.name)
+                if before.name != attribute.name {
+                    changes.append("\(name).\(before.name) renamed to \(attribute.name) (originalName)")
+                }
+                if before.storageType != attribute.storageType || (attribute.storageType == .codable && before.valueTypeName != attribute.valueTypeName) {
+                    changes.append("\(name).\(attribute.name) changes type from \(before.valueTypeName) to \(attribute.valueTypeName)")
+                    blockers.append("\(name).\(attribute.name) changes type: not lightweight")
+                }
+                if before.isOptional != attribute.isOptional {
+                    changes.append("\(name).\(attribute.name) becomes \(attribute.isOptional ? "optional" : "non-optional")")
+                    if !attribute.isOptional, attribute.defaultValue == nil, !defaulted.contains("\(name).\(attribute.name)") {
+                        blockers.append("\(name).\(attribute.name) becomes non-optional: rows holding nil need a value")
+                    }
+                }
+                if before.options.contains(.externalStorage) != attribute.options.contains(.externalStorage) {
+                    changes.append("\(name).\(attribute.name) \(attribute.options.contains(.externalStorage) ? "moves to" : "leaves") external storage")
+                }
+            }
+            for attribute in previous.attributesInOrder where !continued.contains(attribute.name) {
+                changes.append("\(name).\(attribute.name) removed")
+            }
+            var continuedRelationships: Set<String> = []
+            for relationship in entity.relationshipsInOrder {
+                guard let before = previous.relationship(continuedBy: relationship) else {
+                    changes.append("relationship \(name).\(relationship.name) added (to \(relationship.destination))")
+                    continue
+                }
+                continuedRelationships.insert(before.name)
+                if before.name != relationship.name {
+                    changes.append("relationship \(name).\(before.name) renamed to \(relationship.name) (originalName)")
+                }
+                if before.destination != relationship.destination || before.isToOne != relationship.isToOne {
+                    changes.append("relationship \(name).\(relationship.name) changes from \(before.isToOne ? "to-one" : "to-many") \(before.destination) to \(relationship.isToOne ? "to-one" : "to-many") \(relationship.destination)")
+                    blockers.append("relationship \(name).\(relationship.name) changes destination or cardinality: not lightweight")
+                }
+                if before.inverseName != relationship.inverseName {
+                    changes.append("relationship \(name).\(relationship.name) changes inverse from \(before.inverseName ?? "none") to \(relationship.inverseName ?? "none")")
+                }
+                if before.deleteRule != relationship.deleteRule {
+                    changes.append("relationship \(name).\(relationship.name) changes delete rule from \(before.deleteRule) to \(relationship.deleteRule)")
+                }
+            }
+            for relationship in previous.relationshipsInOrder where !continuedRelationships.contains(relationship.name) {
+                changes.append("relationship \(name).\(relationship.name) removed")
+            }
+            let oldUnique = Set(previous.uniquenessConstraints.map { $0.sorted() })
+            let newUnique = Set(entity.uniquenessConstraints.map { $0.sorted() })
+            for constraint in newUnique.subtracting(oldUnique).sorted(by: { $0.description < $1.description }) {
+                changes.append("\(name) unique on \(constraint.joined(separator: ", ")) added (stored values must not repeat)")
+            }
+            for constraint in oldUnique.subtracting(newUnique).sorted(by: { $0.description < $1.description }) {
+                changes.append("\(name) unique on \(constraint.joined(separator: ", ")) removed")
+            }
+            let oldIndices = Set(previous.indices)
+            let newIndices = Set(entity.indices)
+            for index in newIndices.subtracting(oldIndices).sorted(by: { $0.description < $1.description }) {
+                changes.append("\(name) index on \(index.joined(separator: ", ")) added")
+            }
+            for index in oldIndices.subtracting(newIndices).sorted(by: { $0.description < $1.description }) {
+                changes.append("\(name) index on \(index.joined(separator: ", ")) removed")
+            }
+        }
+        self.changes = changes
+        self.blockers = blockers
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+
+/// Reads what a store file holds (its metadata, row counts, indices, column defaults and the
+/// record of its migrations) and checks it, through a connection kept from writing: the file
+/// stays as it was.
+enum StoreFileReader {
+    struct Contents {
+        let metadata: StoreMetadata
+        let rowCounts: [String: Int]
+        /// By entity, the name and columns of each index.
+        let indices: [String: [(name: String, columns: [String], unique: Bool)]]
+        /// By entity, then column, the column's SQL default.
+        let columnDefaults: [String: [String: String]]
+        let history: [(from: String, to: String, kind: String, rowsChanged: Int, milliseconds: Int, appliedAt: Date)]
+    }
+
+    /// The contents of the store at `url`.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is missing, not an
+    ///   SQLite database, or not one of our stores.
+    static func read(_ url: URL) throws -> Contents {
+        try withReader(url) { db in
+            guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+                throw SwiftDataError.loadIssueModelContainer.explaining("\(url.path) is an empty database, not a store")
+            }
+            let schema = try metadata.schema()
+            var rowCounts: [String: Int] = [:]
+            var indices: [String: [(String, [String], Bool)]] = [:]
+            var defaults: [String: [String: String]] = [:]
+            for entity in schema.entities where try db.tableExists(entity.name) {
+                rowCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+                indices[entity.name] = try db.indexes(on: entity.name).map { ($0.name, $0.columns, $0.isUnique) }
+                for column in try db.columns(in: entity.name) {
+                    if let value = column.defaultValueSQL { defaults[entity.name, default: [:]][column.name] = value }
+                }
+            }
+            var history: [(String, String, String, Int, Int, Date)] = []
+            if try db.tableExists(MigrationHistory.tableName) {
+                for row in try Row.fetchAll(db, sql: "SELECT fromVersion, toVersion, kind, rowsChanged, milliseconds, appliedAt FROM \(MigrationHistory.tableName.quotedDatabaseIdentifier) ORDER BY id") {
+                    history.append((row[0], row[1], row[2], row[3], row[4], Date(timeIntervalSinceReferenceDate: row[5])))
+                }
+            }
+            return Contents(metadata: metadata, rowCounts: rowCounts, indices: indices, columnDefaults: defaults, history: history)
+        }
+    }
+
+    /// What is wrong with the store at `url`: SQLite's integrity and foreign-key checks, then
+    /// ours (metadata consistent with its schema, every table and column the schema names
+    /// present, unique constraints holding). Empty for a sound store.
+    static func problems(_ url: URL) throws -> [String] {
+        try withReader(url) { db in
+            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+                .map { "SQLite integrity check: \($0)" }
+            for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
+                problems.append("foreign key check: a row of \(row[0] as String) (rowid \(row[1] as Int64? ?? -1)) refers to a missing row of \(row[2] as String)")
+            }
+            guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+                return problems + ["the database has no \(StoreMetadata.tableName) table: it is not a store"]
+            }
+            let schema: Schema
+            do {
+                schema = try metadata.schema()
+            } catch {
+                return problems + ["the recorded schema cannot be read: \(error)"]
+            }
+            if schema.fingerprint != metadata.fingerprint {
+                problems.append("the recorded fingerprint \(metadata.fingerprint) is not the recorded schema's (\(schema.fingerprint))")
+            }
+            if schema.version.description != metadata.versionIdentifier {
+                problems.append("the recorded version \(metadata.versionIdentifier) is not the recorded schema's (\(schema.version))")
+            }
+            for entity in schema.entities {
+                guard try db.tableExists(entity.name) else {
+                    problems.append("entity \(entity.name) has no table")
+                    continue
+                }
+                let columns = Set(try db.columns(in: entity.name).map(\.name))
+                for attribute in entity.attributesInOrder where !attribute.options.contains(.externalStorage) && !columns.contains(attribute.name) {
+                    problems.append("\(entity.name).\(attribute.name) has no column in table \(entity.name)")
+                }
+                for constraint in entity.uniquenessConstraints where constraint.allSatisfy(columns.contains) {
+                    let list = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+                    let repeated = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(entity.name.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1)") ?? 0
+                    if repeated > 0 {
+                        problems.append("\(entity.name): \(repeated) value\(repeated == 1 ? "" : "s") of the unique \(constraint.joined(separator: ", ")) repeat")
+                    }
+                }
+            }
+            return problems
+        }
+    }
+
+    /// Calls `body` with the column names of `entity`'s table, then with each row's values in
+    /// key order, one row in memory at a time.
+    static func forEachRow(
+        _ url: URL, entity: String, columns: ([String]) throws -> Void, _ body: ([StoredValue]) throws -> Void
+    ) throws {
+        try withReader(url) { db in
+            guard try db.tableExists(entity), entity != StoreMetadata.tableName, entity != MigrationHistory.tableName else {
+                throw SwiftDataError.loadIssueModelContainer.explaining("the store \(url.path) has no entity \(entity)")
+            }
+            let names = try db.columns(in: entity).map(\.name)
+            try columns(names)
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(entity.quotedDatabaseIdentifier) ORDER BY \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)")
+            while let row = try rows.next() {
+                try body((0..<row.count).map { StoredValue(row[$0] as DatabaseValue) })
+            }
+        }
+    }
+
+    /// Runs `body` on a connection to the existing store file that cannot write to it.
+    private static func withReader<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SwiftDataError.loadIssueModelContainer.explaining("there is no store at \(url.path)")
+        }
+        try SQLiteStore.checkFile(at: url, readOnly: true)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read(body)
+        } catch let error as SwiftDataError {
+            throw error
+        } catch {
+            throw SQLiteStore.openError(url, error)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import ArgumentParser
+import Foundation
+import OpenSwiftData
+
+// The store tool: look inside a store, compare, check, copy and export it. Every command reads
+// the store's own recorded schema (no model code is needed) and, except `restore`, never
+// writes to the store. Exit codes: 0 success, 1 a difference or a problem found, 2 an error.
+
+/// Prints `value` as pretty, sorted JSON.
+private func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// Runs `body`, turning an OpenSwiftData error into its explanation on standard error and exit
+/// code 2.
+private func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as SwiftDataError {
+        FileHandle.standardError.write(Data("osd: \(error.explanation ?? "\(error)")\n".utf8))
+        throw ExitCode(2)
+    }
+}
+
+private func byteCount(_ bytes: Int) -> String {
+    ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)
+}
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's version, entities, indices, row counts, files, backups and migration history.")
+
+    @Argument(help: "The store file.") var store: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let inspection = try StoreInspection(storeAt: URL(fileURLWithPath: store))
+            if json { return try printJSON(inspection) }
+            print("Store \(inspection.path)")
+            print("Version \(inspection.version), fingerprint \(inspection.fingerprint)")
+            for entity in inspection.entities {
+                print("\n\(entity.name): \(entity.rows) row\(entity.rows == 1 ? "" : "s")")
+                for attribute in entity.attributes {
+                    var traits = [attribute.type + (attribute.isOptional ? "?" : "")]
+                    if attribute.isUnique { traits.append("unique") }
+                    if let value = attribute.defaultValue { traits.append("default \(value)") }
+                    if attribute.isExternal { traits.append("external storage") }
+                    print("  \(attribute.name): \(traits.joined(separator: ", "))")
+                }
+                for relationship in entity.relationships {
+                    let inverse = relationship.inverse.map { ", inverse \($0)" } ?? ""
+                    print("  \(relationship.name) → \(relationship.isToMany ? "[\(relationship.destination)]" : relationship.destination)\(inverse), delete rule \(relationship.deleteRule)")
+                }
+                for index in entity.indices {
+                    print("  index \(index.name) on \(index.columns.joined(separator: ", "))\(index.isUnique ? " (unique)" : "")")
+                }
+            }
+            print("\nFiles:")
+            for file in inspection.files { print("  \(file.path)  \(byteCount(file.bytes))") }
+            for file in inspection.backups { print("  \(file.path)  \(byteCount(file.bytes))  (backup)") }
+            print(inspection.history.isEmpty ? "\nNo migrations recorded." : "\nMigrations:")
+            for record in inspection.history {
+                print("  \(record.appliedAt.formatted(.iso8601))  \(record.fromVersion) → \(record.toVersion)  \(record.kind), \(record.rowsChanged) row change(s), \(record.milliseconds) ms")
+            }
+        }
+    }
+}
+
+struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a store's recorded schema as a frozen snapshot (the format of SchemaMigrationPlan.verify(snapshotsIn:)).")
+
+    @Argument(help: "The store file.") var store: String
+    @Option(name: .shortAndLong, help: "The snapshot file to write, such as SchemaSnapshots/1.0.0.json.") var output: String
+
+    func run() throws {
+        try reportingErrors {
+            let schema = try StoreInspection.recordedSchema(ofStoreAt: URL(fileURLWithPath: store))
+            try schema.save(to: URL(fileURLWithPath: output))
+            print("Wrote the schema of version \(schema.version) to \(output)")
+        }
+    }
+}
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two stores or snapshot files as a migration would; exit code 1 when they differ.")
+
+    @Argument(help: "The first store or snapshot (the older).") var first: String
+    @Argument(help: "The second store or snapshot (the newer).") var second: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        var comparison: SchemaComparison?
+        try reportingErrors {
+            comparison = SchemaComparison(from: try Self.schema(first), to: try Self.schema(second), defaulted: try Self.defaulted(second))
+        }
+        guard let comparison else { return }
+        if json {
+            try printJSON(comparison)
+        } else if comparison.isIdentical {
+            print("Same structure.")
+        } else {
+            for change in comparison.changes { print(change) }
+            print(comparison.isLightweight ? "\nA lightweight migration can make these changes."
+                  : "\nNot lightweight:\n" + comparison.blockers.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        if !comparison.isIdentical { throw ExitCode(1) }
+    }
+
+    /// The attributes of a store whose columns have a default ("Entity.attribute"); none for a
+    /// snapshot, which records no defaults.
+    private static func defaulted(_ path: String) throws -> Set<String> {
+        guard URL(fileURLWithPath: path).pathExtension != "json" else { return [] }
+        let inspection = try StoreInspection(storeAt: URL(fileURLWithPath: path))
+        return Set(inspection.entities.flatMap { entity in
+            entity.attributes.filter { $0.defaultValue != nil }.map { "\(entity.name).\($0.name)" }
+        })
+    }
+
+    /// The schema a snapshot file holds, or a store records.
+    private static func schema(_ path: String) throws -> Schema {
+        let url = URL(fileURLWithPath: path)
+        if url.pathExtension == "json" {
+            do {
+                return try Schema.load(from: url)
+            } catch {
+                throw ValidationError("\(path) is not a schema snapshot: \(error)")
+            }
+        }
+        return try StoreInspection.recordedSchema(ofStoreAt: url)
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run SQLite's integrity and foreign-key checks and OpenSwiftData's own; exit code 1 when a problem is found.")
+
+    @Argument(help: "The store file.") var store: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        var problems: [String] = []
+        try reportingErrors { problems = try StoreInspection.problems(inStoreAt: URL(fileURLWithPath: store)) }
+        if json {
+            try printJSON(["problems": problems])
+        } else {
+            print(problems.isEmpty ? "\(store): no problem found." : problems.joined(separator: "\n"))
+        }
+        if !problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy a store, consistently even while other processes write to it.")
+
+    @Argument(help: "The store file.") var store: String
+    @Argument(help: "The copy to write (must not exist).") var destination: String
+
+    func run() throws {
+        try reportingErrors {
+            try StoreFiles.backup(storeAt: URL(fileURLWithPath: store), to: URL(fileURLWithPath: destination))
+            print("Backed up \(store) to \(destination)")
+        }
+    }
+}
+
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace a store with a backup, refusing a store in use or newer than the backup unless --force.")
+
+    @Argument(help: "The backup file.") var backup: String
+    @Argument(help: "The store to replace.") var store: String
+    @Flag(help: "Replace the store even when it is in use or newer than the backup.") var force = false
+
+    func run() throws {
+        var problems: [String] = []
+        try reportingErrors {
+            problems = try StoreFiles.restore(backupAt: URL(fileURLWithPath: backup), to: URL(fileURLWithPath: store), force: force)
+        }
+        print(problems.isEmpty ? "Restored \(backup) to \(store); the restored store checks out."
+              : "Restored \(backup) to \(store), but it has problems:\n" + problems.joined(separator: "\n"))
+        if !problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a store's rows as JSON lines or CSV, streaming.")
+
+    @Argument(help: "The store file.") var store: String
+    @Option(help: "The entity to export (every entity when omitted; CSV needs one).") var entity: String?
+    @Option(help: "json (one object per line) or csv.") var format: String = "json"
+
+    func run() throws {
+        guard let format = StoreExport.Format(rawValue: format) else {
+            throw ValidationError("--format is json or csv")
+        }
+        try reportingErrors {
+            var buffer = Data()
+            try StoreExport.export(storeAt: URL(fileURLWithPath: store), entity: entity, format: format) { line in
+                buffer.append(contentsOf: line.utf8)
+                if buffer.count >= 1 << 16 {
+                    FileHandle.standardOutput.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            FileHandle.standardOutput.write(buffer)
+        }
+    }
+}
