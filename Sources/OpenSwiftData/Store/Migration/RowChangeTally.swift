@@ -7,11 +7,23 @@ import GRDBSQLite
 /// statement, is seen. Installed only on a migration's connection, where nothing else (GRDB's
 /// transaction observers included) uses the hook.
 final class RowChangeTally {
+    /// One table's counts, with its name as SQLite passes it, compared without making a string.
+    private struct Entry {
+        let name: String
+        let bytes: [CChar]
+        var inserted = 0
+        var updated = 0
+        var deleted = 0
+    }
+
+    private var entries: [Entry] = []
+    /// The entry changed last: a run of changes to one table costs one comparison each.
+    private var last = 0
+
     /// Inserted, updated and deleted rows, by table name.
-    private(set) var counts: [String: (inserted: Int, updated: Int, deleted: Int)] = [:]
-    /// The name of the table changed last, and its C string, so that a run of changes to one
-    /// table makes no string per row.
-    private var lastTable: (name: String, bytes: [CChar])?
+    var counts: [String: (inserted: Int, updated: Int, deleted: Int)] {
+        Dictionary(entries.map { ($0.name, ($0.inserted, $0.updated, $0.deleted)) }, uniquingKeysWith: { a, _ in a })
+    }
 
     /// Runs `body` and counts the rows it changes.
     func counting<Result>(in db: Database, _ body: () throws -> Result) rethrows -> Result {
@@ -26,20 +38,19 @@ final class RowChangeTally {
     }
 
     private func record(_ operation: Int32, table: UnsafePointer<CChar>) {
-        let name: String
-        if let last = lastTable, strcmp(last.bytes, table) == 0 {
-            name = last.name
-        } else {
-            name = String(cString: table)
-            lastTable = (name, Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1)))
+        if last >= entries.count || strcmp(entries[last].bytes, table) != 0 {
+            if let index = entries.firstIndex(where: { strcmp($0.bytes, table) == 0 }) {
+                last = index
+            } else {
+                entries.append(Entry(name: String(cString: table), bytes: Array(UnsafeBufferPointer(start: table, count: strlen(table) + 1))))
+                last = entries.count - 1
+            }
         }
-        var count = counts[name] ?? (0, 0, 0)
         switch operation {
-        case SQLITE_INSERT: count.inserted += 1
-        case SQLITE_UPDATE: count.updated += 1
-        case SQLITE_DELETE: count.deleted += 1
-        default: return
+        case SQLITE_INSERT: entries[last].inserted += 1
+        case SQLITE_UPDATE: entries[last].updated += 1
+        case SQLITE_DELETE: entries[last].deleted += 1
+        default: break
         }
-        counts[name] = count
     }
 }
