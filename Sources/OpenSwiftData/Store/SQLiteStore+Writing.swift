@@ -45,13 +45,17 @@ extension SQLiteStore {
                 var writer = RowWriter(db: db, tables: tables)
                 var saved = Saved()
                 for batch in changes.batchDeletes {
+                    // In a migration every deleted row must reach the update hook that counts it
+                    // for the report, which SQLite's truncate optimization of a DELETE without
+                    // WHERE skips.
+                    let condition = batch.condition ?? (isMigrating ? SQLFragment(sql: "1", arguments: []) : nil)
                     switch batch.kind {
                     case .oneStatement(let reportingKeys):
-                        let deleted = try writer.deleteRows(of: batch.table, where: batch.condition, reportingKeys: reportingKeys)
+                        let deleted = try writer.deleteRows(of: batch.table, where: condition, reportingKeys: reportingKeys)
                         saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
                     case .applyingDeleteRules:
                         var cascade = CascadingDelete(db: db, tables: tables)
-                        try cascade.run(from: batch.table, where: batch.condition)
+                        try cascade.run(from: batch.table, where: condition)
                     }
                 }
                 // Deletes and updates go table by table in key order: the context hands them over

@@ -141,6 +141,12 @@ final class SQLiteStore: Sendable {
         tables = Self.tables(of: schema, storedNames: storedNames)
     }
 
+    /// Whether the store is a migration's, over its transaction.
+    var isMigrating: Bool {
+        if case .migration = connection { return true }
+        return false
+    }
+
     /// The layout of each entity's table, by entity name.
     private static func tables(of schema: Schema, storedNames: [String: String] = [:]) -> [String: TableLayout] {
         var tables: [String: TableLayout] = [:]

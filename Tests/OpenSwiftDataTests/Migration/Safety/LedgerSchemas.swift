@@ -171,3 +171,14 @@ enum LedgerLostV4Plan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV5.self] }
     static var stages: [MigrationStage] { [] }
 }
+
+/// Clears the ledger before its labels become unique: every entry deleted at once.
+enum LedgerClearPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [LedgerV4.self, LedgerV5.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: LedgerV4.self, toVersion: LedgerV5.self, willMigrate: { context in
+            try context.delete(model: LedgerV4.Entry.self)
+            try context.save()
+        }, didMigrate: nil)]
+    }
+}

@@ -85,6 +85,18 @@ import Testing
         #expect(preview.description.contains("REFUSED"))
     }
 
+    @Test func rowsAStageDeletesAllAtOnceAreCounted() throws {
+        let url = temporaryStoreURL()
+        try writeStore(url, for: Schema(versionedSchema: LedgerV4.self)) { context in
+            for label in ["rent", "rent", "food"] { context.insert(LedgerV4.Entry(label: label)) }
+        }
+        let preview = try ModelContainer.previewMigration(
+            for: Schema(versionedSchema: LedgerV5.self), migrationPlan: LedgerClearPlan.self,
+            configurations: ModelConfiguration(url: url))
+        #expect(preview.wouldSucceed)
+        #expect(preview.stores.first?.steps.first?.rowChanges == [MigrationReport.RowChanges(entity: "Entry", inserted: 0, updated: 0, deleted: 3)])
+    }
+
     @Test func aStoreOfAVersionNoLongerListedIsRefusedInThePreview() throws {
         let url = temporaryStoreURL()
         try writeStore(url, for: Schema(versionedSchema: LedgerV1.self)) { context in
