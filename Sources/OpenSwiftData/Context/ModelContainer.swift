@@ -50,6 +50,17 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     private let mainContextLock = NSLock()
     nonisolated(unsafe) private var mainContextStorage: ModelContext?
 
+    /// A container for these models, opening (and, with a plan, migrating) each configuration's
+    /// store; with no configuration, one store at the default location.
+    ///
+    /// - Parameters:
+    ///   - forTypes: the models; the models they reach through relationships are included.
+    ///   - migrationPlan: the plan that migrates stores written by earlier versions.
+    ///   - configurations: the stores.
+    /// - Throws: ``SwiftDataError`` naming the store, the entity or the version and the fix
+    ///   when a store cannot be opened: not a store, corrupt, unwritable, another schema's
+    ///   without a plan that migrates it, or a migration the plan refuses. Stores that cannot
+    ///   be opened are left as they were.
     public convenience init(
         for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: ModelConfiguration...
@@ -57,6 +68,17 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
     }
 
+    /// A container for a schema's models, opening (and, with a plan, migrating) each
+    /// configuration's store.
+    ///
+    /// - Parameters:
+    ///   - givenSchema: the models.
+    ///   - migrationPlan: the plan that migrates stores written by earlier versions.
+    ///   - configurations: the stores.
+    /// - Throws: ``SwiftDataError`` naming the store, the entity or the version and the fix
+    ///   when a store cannot be opened: not a store, corrupt, unwritable, another schema's
+    ///   without a plan that migrates it, or a migration the plan refuses. Stores that cannot
+    ///   be opened are left as they were.
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: ModelConfiguration...
@@ -64,6 +86,17 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
+    /// A container for a schema's models, opening (and, with a plan, migrating) each
+    /// configuration's store; ``migrationReports`` then says what each migration did.
+    ///
+    /// - Parameters:
+    ///   - givenSchema: the models.
+    ///   - migrationPlan: the plan that migrates stores written by earlier versions.
+    ///   - configurations: the stores; with none, one store at the default location.
+    /// - Throws: ``SwiftDataError`` naming the store, the entity or the version and the fix
+    ///   when a store cannot be opened: not a store, corrupt, unwritable, another schema's
+    ///   without a plan that migrates it, or a migration the plan refuses. Stores that cannot
+    ///   be opened are left as they were.
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration]
@@ -239,12 +272,15 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     /// Deletes every model from every store; the stores stay usable, with their schema.
     /// Contexts should not keep using models they fetched before.
+    ///
+    /// - Throws: the store's error when a delete fails; each store is erased in one transaction.
     public func erase() throws {
         for store in stores where !store.isReadOnly {
             try store.eraseAllRows()
         }
     }
 
+    /// Whether two containers are the same object.
     public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool {
         lhs === rhs
     }

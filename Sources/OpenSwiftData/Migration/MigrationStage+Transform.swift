@@ -26,6 +26,16 @@ extension MigrationStage {
     /// and new models read the same rows: an old model shows a change your closure saved earlier
     /// to another row's shared property. Keep each step to its own row, or read what you need
     /// in `willMigrate`. When the table is rebuilt, old models read the rows as they were.
+    ///
+    /// - Parameters:
+    ///   - fromVersion: the version the stage migrates from.
+    ///   - toVersion: the next version, which the stage migrates to.
+    ///   - oldType: the entity's model class in `fromVersion`.
+    ///   - newType: the same entity's model class in `toVersion`.
+    ///   - batchSize: the rows visited, saved and let go together.
+    ///   - willMigrate: runs first, with the old version's models, as in any custom stage.
+    ///   - transform: called once per row with its old and new model; set the new model's values.
+    /// - Returns: a custom stage; put it in the plan's `stages`.
     public static func transform<Old: PersistentModel, New: PersistentModel>(
         fromVersion: any VersionedSchema.Type,
         toVersion: any VersionedSchema.Type,
