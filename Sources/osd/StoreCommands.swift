@@ -164,7 +164,11 @@ struct Backup: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try StoreFiles.backup(storeAt: URL(fileURLWithPath: store), to: URL(fileURLWithPath: destination))
+            let bar = ProgressBar()
+            try StoreFiles.backup(storeAt: URL(fileURLWithPath: store), to: URL(fileURLWithPath: destination)) { fraction in
+                bar.show(fraction, "copied")
+            }
+            bar.end()
             print("Backed up \(store) to \(destination)")
         }
     }
@@ -202,15 +206,24 @@ struct Export: ParsableCommand {
             throw ValidationError("--format is json or csv")
         }
         try reportingErrors {
+            let url = URL(fileURLWithPath: store)
+            let total = try StoreInspection(storeAt: url).entities.filter { entity == nil || $0.name == entity }.map(\.rows).reduce(0, +)
+            // The rows go to standard output; the progress, for large exports, to standard error.
+            let bar = total >= 100_000 ? ProgressBar(onStandardError: true) : nil
             var buffer = Data()
-            try StoreExport.export(storeAt: URL(fileURLWithPath: store), entity: entity, format: format) { line in
+            var rows = 0
+            try StoreExport.export(storeAt: url, entity: entity, format: format) { line in
                 buffer.append(contentsOf: line.utf8)
+                rows += 1
                 if buffer.count >= 1 << 16 {
                     FileHandle.standardOutput.write(buffer)
                     buffer.removeAll(keepingCapacity: true)
+                    bar?.show(Double(rows) / Double(max(total, 1)), "\(rows)/\(total) rows exported")
                 }
             }
             FileHandle.standardOutput.write(buffer)
+            bar?.show(1, "\(total)/\(total) rows exported")
+            bar?.end()
         }
     }
 }

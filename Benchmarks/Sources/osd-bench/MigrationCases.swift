@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OpenSwiftData
+import Synchronization
 
 extension JobSetup {
     /// G1–G5 migrations: a V1 store of n users opened by the new version.
@@ -11,6 +12,18 @@ extension JobSetup {
             return Job(before: { try seedUsers(); try? FileManager.default.removeItem(at: copy) }, body: {
                 let source = try DatabaseQueue(path: url.path)
                 try source.backup(to: try DatabaseQueue(path: copy.path))
+                return n
+            })
+        case ("G4", "ours-progress"):
+            return Job(before: seedUsers, body: {
+                let reports = Mutex(0)
+                let opened = try ModelContainer(
+                    for: Schema(versionedSchema: UsersV4.self), migrationPlan: PlanG4.self,
+                    configurations: [ModelConfiguration(url: url)]) { progress in
+                        reports.withLock { $0 += progress.rowsDone > 0 ? 1 : 0 }
+                    }
+                _ = opened
+                guard reports.withLock({ $0 }) >= n / 1000 else { throw ValidationErrorText("the migration reported no progress") }
                 return n
             })
         case ("G7", "ours-preview"):

@@ -11,11 +11,13 @@ public enum StoreFiles {
     /// - Parameters:
     ///   - url: the store.
     ///   - destination: where the copy goes; nothing may be there yet.
+    ///   - progress: called with the fraction copied (0 to 1) as the copy goes, a few thousand
+    ///     pages at a time.
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the store cannot be read, is
     ///   not a store, or `destination` exists.
-    public static func backup(storeAt url: URL, to destination: URL) throws {
+    public static func backup(storeAt url: URL, to destination: URL, progress: ((Double) -> Void)? = nil) throws {
         _ = try StoreFileReader.read(url)
-        try StoreCopy.copy(storeAt: url, to: destination)
+        try StoreCopy.copy(storeAt: url, to: destination, progress: progress)
     }
 
     /// Replaces the store at `url` with the backup at `backup`, then checks what it restored.

@@ -9,7 +9,7 @@ enum StoreCopy {
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the store cannot be read or the
     ///   copy cannot be written, or `destination` already exists.
-    static func copy(storeAt url: URL, to destination: URL) throws {
+    static func copy(storeAt url: URL, to destination: URL, progress: ((Double) -> Void)? = nil) throws {
         let fileManager = FileManager.default
         guard !fileManager.fileExists(atPath: destination.path) else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
@@ -24,7 +24,13 @@ enum StoreCopy {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
             let source = try DatabaseQueue(path: url.path, configuration: configuration)
             let copy = try DatabaseQueue(path: destination.path)
-            try source.backup(to: copy)
+            if let progress {
+                try source.backup(to: copy, pagesPerStep: 4096) { step in
+                    progress(step.totalPageCount > 0 ? Double(step.completedPageCount) / Double(step.totalPageCount) : 1)
+                }
+            } else {
+                try source.backup(to: copy)
+            }
             try copy.close()
             try source.close()
         } catch let error as SwiftDataError {
