@@ -160,7 +160,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             // The file is read once: the metadata the migration leaves is what the store opens with.
             var metadata: StoreMetadata?
             if case .file(let url) = location, configuration.allowsSave {
-                metadata = try SQLiteStore.inspectFile(at: url, readOnly: false)
+                metadata = try SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: storeSchema.fingerprint)
                 if let stored = metadata, var migration = try MigrationPlanner.migration(
                     of: url, stored: stored, to: storeSchema, versions: planVersions,
                     backingUp: configuration.backsUpBeforeMigrating) {

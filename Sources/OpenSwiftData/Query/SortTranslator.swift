@@ -118,13 +118,13 @@ enum SortTranslator {
     ///   - stringOrdering: the comparator's ordering for strings, nil for `Comparable` order.
     static func terms(
         column: ResolvedColumn, valueType: Any.Type, stringOrdering: StringOrdering?, order: SortOrder,
-        keyPathDescription: String
+        keyPathDescription: @autoclosure () -> String
     ) throws -> [String] {
         let direction = order == .forward ? "ASC" : "DESC"
         let kind = SQLValueKind(valueType)
         func unsupported(_ reason: String) -> SwiftDataError {
             SwiftDataError.unsupportedSortDescriptor.explaining(
-                "cannot sort by \(keyPathDescription) (\(kind.typeName)) in SQL: \(reason)")
+                "cannot sort by \(keyPathDescription()) (\(kind.typeName)) in SQL: \(reason)")
         }
         if kind.isRawRepresentable {
             guard let comparable = kind.wrappedType as? any Comparable.Type else {

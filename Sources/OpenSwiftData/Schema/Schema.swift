@@ -121,7 +121,8 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     }
 
     static func entityName(for type: any PersistentModel.Type) -> String {
-        String(describing: type)
+        // What `String(describing:)` gives a type, without its look for conformances.
+        _typeName(type, qualified: false)
     }
 
     /// Throws the problems found in the models, if any, naming each model and property.

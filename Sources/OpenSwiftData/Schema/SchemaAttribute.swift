@@ -63,7 +63,8 @@ extension Schema {
             self.isOptional = valueType is any OptionalProtocol.Type
             self.hashModifier = hashModifier
             self.storageType = ValueCodec.forType(valueType)?.storage
-            self.valueTypeName = String(describing: valueType)
+            // What `String(describing:)` gives a type, without its look for conformances.
+            self.valueTypeName = _typeName(valueType, qualified: false)
         }
 
         public var isAttribute: Bool { true }

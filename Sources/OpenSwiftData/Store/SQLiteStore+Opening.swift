@@ -55,7 +55,7 @@ extension SQLiteStore {
     /// Reads an existing store's metadata through a read-only connection, so that a file which
     /// turns out not to be a store, or to be another schema's store, is never written to.
     /// Returns `nil` when there is no store there yet.
-    static func inspectFile(at url: URL, readOnly: Bool) throws -> StoreMetadata? {
+    static func inspectFile(at url: URL, readOnly: Bool, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
         try checkFile(at: url, readOnly: readOnly)
         guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
@@ -72,7 +72,7 @@ extension SQLiteStore {
             throw openError(url, error)
         }
         do {
-            return try reader.read { db in try readMetadata(db, location: .file(url)) }
+            return try reader.read { db in try readMetadata(db, location: .file(url), expectedFingerprint: expectedFingerprint) }
         } catch let error as SwiftDataError {
             throw error
         } catch {
@@ -82,9 +82,9 @@ extension SQLiteStore {
 
     /// The store's metadata; `nil` for an empty database; an error for a database that is not
     /// one of our stores.
-    static func readMetadata(_ db: Database, location: Location) throws -> StoreMetadata? {
+    static func readMetadata(_ db: Database, location: Location, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
         if try StoreMetadata.exists(in: db) {
-            guard let metadata = try StoreMetadata.read(from: db) else {
+            guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: expectedFingerprint) else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
             }

@@ -72,7 +72,7 @@ final class SQLiteStore: Sendable {
                 connection = .memory(database)
                 identifier = try Self.create(in: database, schema: schema, tables: tables)
             case .file(let url):
-                let existing = try metadata ?? Self.inspectFile(at: url, readOnly: readOnly)
+                let existing = try metadata ?? Self.inspectFile(at: url, readOnly: readOnly, expectedFingerprint: schema.fingerprint)
                 if let existing {
                     try Self.check(existing, against: schema, location: location)
                 } else if readOnly {

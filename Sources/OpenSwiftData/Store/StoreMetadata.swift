@@ -45,7 +45,10 @@ struct StoreMetadata {
             """)
     }
 
-    static func read(from db: Database) throws -> StoreMetadata? {
+    /// The metadata the store records; `nil` when it is incomplete. `expectedFingerprint`, the
+    /// fingerprint of the models the store is opened with, spares decoding the recorded schema
+    /// when the recorded fingerprint is that one already.
+    static func read(from db: Database, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
         let pairs = try Row.fetchAll(db, sql: "SELECT \"key\", \"value\" FROM \(tableName.quotedDatabaseIdentifier)")
         var values: [String: String] = [:]
         for row in pairs { values[row[0]] = row[1] }
@@ -58,8 +61,9 @@ struct StoreMetadata {
             storeIdentifier: storeIdentifier, formatVersion: formatVersion, schemaJSON: schemaJSON,
             fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "")
         // Recomputed from the snapshot, so a fingerprint that learns to tell more structures
-        // apart still recognises stores written before.
-        if let schema = try? metadata.schema() { metadata.fingerprint = schema.fingerprint }
+        // apart still recognises stores written before. A recorded fingerprint equal to the
+        // models' own names their structure whichever way it was computed.
+        if fingerprint != expectedFingerprint, let schema = try? metadata.schema() { metadata.fingerprint = schema.fingerprint }
         return metadata
     }
 
