@@ -157,13 +157,32 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         for (configuration, storeSchema) in try Self.storeSchemas(of: configurations, in: schema) {
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
-            // The file is read once: the metadata the migration leaves is what the store opens with.
+            // The file is read once: an existing store's metadata through the pool it opens with
+            // (closed again if the store needs migrating), else through a connection that cannot
+            // write; the metadata the migration leaves is what the store then opens with.
             var metadata: StoreMetadata?
+            var opened: SQLiteStore?
             if case .file(let url) = location, configuration.allowsSave {
-                metadata = try SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: storeSchema.fingerprint)
-                if let stored = metadata, var migration = try MigrationPlanner.migration(
-                    of: url, stored: stored, to: storeSchema, versions: planVersions,
-                    backingUp: configuration.backsUpBeforeMigrating) {
+                if let (store, stored) = try SQLiteStore.openExisting(at: url, schema: storeSchema) {
+                    (opened, metadata) = (store, stored)
+                } else {
+                    metadata = try SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: storeSchema.fingerprint)
+                }
+                let migration: PlannedMigration?
+                do {
+                    migration = try metadata.flatMap {
+                        try MigrationPlanner.migration(
+                            of: url, stored: $0, to: storeSchema, versions: planVersions,
+                            backingUp: configuration.backsUpBeforeMigrating)
+                    }
+                } catch {
+                    opened = nil
+                    throw error
+                }
+                if var migration, let stored = metadata {
+                    // Let go of before the migration: its last connection to close removes
+                    // the write-ahead log opening placed.
+                    opened = nil
                     migration.progress = progress
                     var report = MigrationReport(
                         storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: storeSchema.version.description)
@@ -171,7 +190,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
                     reports.append(report)
                 }
             }
-            let store = try SQLiteStore(
+            let store = try opened ?? SQLiteStore(
                 location: location, schema: storeSchema, allowsSave: configuration.allowsSave, metadata: metadata)
             stores.append(store)
             for entity in storeSchema.entities { storeByEntity[entity.name] = store }

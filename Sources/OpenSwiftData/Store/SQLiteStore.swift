@@ -53,18 +53,7 @@ final class SQLiteStore: Sendable {
 
         let statementCounter = StatementCounter()
         self.statementCounter = statementCounter
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.prepareDatabase { db in
-            QueryFunctions.install(in: db)
-            if Self.countsQueries.load(ordering: .relaxed) {
-                db.trace(options: .statement) { event in
-                    if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {
-                        statementCounter.increment()
-                    }
-                }
-            }
-        }
+        let configuration = Self.configuration(counting: statementCounter)
         do {
             switch location {
             case .inMemory:
@@ -100,6 +89,75 @@ final class SQLiteStore: Sendable {
         } catch {
             throw SwiftDataError.loadIssueModelContainer.explaining("\(Self.describe(location)) could not be opened: \(error)")
         }
+    }
+
+    /// The connections' configuration: the busy timeout, the SQL functions, and the query count.
+    private static func configuration(counting statementCounter: StatementCounter) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.prepareDatabase { db in
+            QueryFunctions.install(in: db)
+            if Self.countsQueries.load(ordering: .relaxed) {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {
+                        statementCounter.increment()
+                    }
+                }
+            }
+        }
+        return configuration
+    }
+
+    private init(url: URL, schema: Schema, pool: DatabasePool, identifier: String, statementCounter: StatementCounter) {
+        location = .file(url)
+        self.schema = schema
+        isReadOnly = false
+        tables = Self.tables(of: schema)
+        self.statementCounter = statementCounter
+        connection = .pool(pool)
+        self.identifier = identifier
+    }
+
+    /// Opens an existing store file that saves with its pool, and reads its metadata through
+    /// the pool: an up-to-date store then opens with no other connection. The caller checks the
+    /// metadata against its models, and lets go of the store to migrate it first.
+    ///
+    /// Returns `nil` for a file that is not in WAL mode (every store is), empty or missing:
+    /// opening a pool would change such a file, so it is inspected first through a connection
+    /// that cannot write (`init(location:schema:allowsSave:metadata:)`).
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not one of our
+    ///   stores or cannot be opened; the files are then as they were.
+    static func openExisting(at url: URL, schema: Schema) throws -> (store: SQLiteStore, metadata: StoreMetadata)? {
+        guard isInWALMode(url) else { return nil }
+        let statementCounter = StatementCounter()
+        let placedLog = EmptyWriteAheadLog.place(beside: url)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter))
+        } catch {
+            if placedLog { EmptyWriteAheadLog.remove(beside: url) }
+            throw openError(url, error)
+        }
+        let metadata: StoreMetadata?
+        do {
+            metadata = try pool.read { db in try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint) }
+        } catch {
+            // Let go of, not closed: `DatabasePool.close()` closes the writer first, and a
+            // read-only reader closing last would leave the write-ahead log behind.
+            throw (error as? SwiftDataError) ?? openError(url, error)
+        }
+        guard let metadata else { return nil }
+        return (SQLiteStore(url: url, schema: schema, pool: pool, identifier: metadata.storeIdentifier, statementCounter: statementCounter), metadata)
+    }
+
+    /// Whether the file at `url` is an SQLite database in WAL mode (its header's read and
+    /// write versions are 2).
+    private static func isInWALMode(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header.prefix(16) == Data("SQLite format 3\0".utf8) && header[18] == 2 && header[19] == 2
     }
 
     /// Opens a store that is not to be written: readers that SQLite opens read-only, and one
