@@ -122,7 +122,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     ///   - migrationProgress: called on the opening thread as each step starts, changes the
     ///     tables, visits a transform's rows (after every batch) and finishes. Not called when no
     ///     store needs migrating.
-    /// - Throws: what ``init(for:migrationPlan:configurations:)-(Schema,_,[ModelConfiguration])``
+    /// - Throws: what ``init(for:migrationPlan:configurations:)-(_,_,[ModelConfiguration])``
     ///   throws.
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,

@@ -28,7 +28,7 @@ public enum StoreFiles {
     /// first and moved over it in one rename, so a failed restore leaves the store as it was.
     ///
     /// - Parameters:
-    ///   - backup: a store file taken with ``backup(storeAt:to:)`` (or a `.backup` a migration
+    ///   - backup: a store file taken with ``backup(storeAt:to:progress:)`` (or a `.backup` a migration
     ///     left).
     ///   - url: the store to replace; it need not exist.
     ///   - force: replace a store in use or newer than the backup.

@@ -4,7 +4,7 @@ import GRDB
 /// What opening a container would do to its stores, found by running the whole migration
 /// (custom stages' code included) on copies: one ``MigrationReport`` per store.
 ///
-/// Made by ``ModelContainer/previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``.
+/// Made by ``ModelContainer/previewMigration(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``.
 /// Printing it shows every step as a person reads it.
 public struct MigrationPreview: Sendable, CustomStringConvertible {
     /// One report per store file the configurations name, in their order. A store not created
@@ -41,7 +41,7 @@ extension ModelContainer {
     /// ```
     ///
     /// - Parameters:
-    ///   - forTypes: the models, as for ``ModelContainer/init(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``.
+    ///   - forTypes: the models, as for ``ModelContainer/init(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``.
     ///   - migrationPlan: the plan the container would be given.
     ///   - configurations: the stores; only files that allow saving are migrated.
     /// - Returns: the report of each store, with the refusal of any that would be refused.
@@ -54,7 +54,7 @@ extension ModelContainer {
         try previewMigration(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
     }
 
-    /// ``previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+    /// ``previewMigration(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``
     /// for a schema.
     ///
     /// - Parameters:
@@ -69,7 +69,7 @@ extension ModelContainer {
         try previewMigration(for: schema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
-    /// ``previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+    /// ``previewMigration(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``
     /// for a schema and an array of configurations.
     ///
     /// - Parameters:

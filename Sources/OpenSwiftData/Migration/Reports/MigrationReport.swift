@@ -5,7 +5,7 @@ import Foundation
 /// changed, the values it dropped, and the refusal that stopped it, if one did.
 ///
 /// A container keeps the reports of the migrations it ran as it opened
-/// (``ModelContainer/migrationReports``); ``ModelContainer/previewMigration(for:migrationPlan:configurations:)-(any PersistentModel.Type...,_,_)``
+/// (``ModelContainer/migrationReports``); ``ModelContainer/previewMigration(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``
 /// and ``MigrationTester`` return them for migrations run on copies.
 ///
 /// ```swift
