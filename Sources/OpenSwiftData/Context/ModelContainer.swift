@@ -135,26 +135,18 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?,
         configurations: [ModelConfiguration], progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
-        try givenSchema.validate()
-        var schema = givenSchema
-        let planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }
-        if let planVersions {
-            // The store records the plan version the models match, not the schema's default,
-            // so an older build of the app recognises it as newer than itself.
-            schema = givenSchema.withVersion(try planVersions.version(ofModels: givenSchema))
-        }
-        self.schema = schema
+        let layout = try ContainerLayout(schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
+        let planVersions = layout.planVersions
+        schema = layout.schema
         self.migrationPlan = migrationPlan
         isMigrating = false
         migrationSession = nil
-        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-        orderedConfigurations = configurations
-        try Self.checkDistinct(configurations)
+        orderedConfigurations = layout.configurations
 
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
         var reports: [MigrationReport] = []
-        for (configuration, storeSchema) in try Self.storeSchemas(of: configurations, in: schema) {
+        for (configuration, storeSchema) in layout.stores {
             let location: SQLiteStore.Location =
                 configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
             // The file is read once: an existing store's metadata through the pool it opens with
@@ -219,39 +211,6 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     deinit {
         if isMigrating { Self.migratingCount.subtract(1, ordering: .relaxed) }
-    }
-
-    static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
-        var seen: Set<String> = []
-        for configuration in configurations {
-            let key = configuration.isStoredInMemoryOnly ? "memory:\(configuration.name)" : configuration.url.standardizedFileURL.path
-            if !seen.insert(key).inserted {
-                throw SwiftDataError.duplicateConfiguration.explaining(
-                    "two configurations name the same store (\(configuration.isStoredInMemoryOnly ? "in memory, named \(configuration.name)" : configuration.url.path)); give each its own name or URL")
-            }
-        }
-    }
-
-    /// Each configuration with the part of `schema` its store holds: the entities its own
-    /// schema names (every entity when it names none) that no earlier configuration holds.
-    static func storeSchemas(of configurations: [ModelConfiguration], in schema: Schema) throws -> [(ModelConfiguration, Schema)] {
-        var held: Set<String> = []
-        return try configurations.map { configuration in
-            let entityNames = try entityNames(of: configuration, in: schema).filter { !held.contains($0) }
-            held.formUnion(entityNames)
-            return (configuration, schema.restricted(to: entityNames))
-        }
-    }
-
-    private static func entityNames(of configuration: ModelConfiguration, in schema: Schema) throws -> [String] {
-        guard let configurationSchema = configuration.schema else {
-            return schema.entities.map(\.name)
-        }
-        for entity in configurationSchema.entities where schema.entitiesByName[entity.name] == nil {
-            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.explaining(
-                "the configuration \(configuration.name) holds the entity \(entity.name), which the container's schema does not have; add its model to the container's models")
-        }
-        return configurationSchema.entities.map(\.name)
     }
 
     /// The context bound to the main actor, created on first use and the same ever after. It

@@ -25,7 +25,7 @@ public enum StoreExport {
     ///   such entity, or CSV is asked for several entities; what `write` throws.
     @discardableResult
     public static func export(storeAt url: URL, entity: String?, format: Format, write: (String) throws -> Void) throws -> Int {
-        let entities = try entity.map { [$0] } ?? StoreFileReader.read(url).metadata.schema().entities.map(\.name)
+        let entities = try entity.map { [$0] } ?? StoreFileReader.metadata(url).schema().entities.map(\.name)
         if format == .csv, entities.count != 1 {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "CSV holds one table: name the entity to export (one of \(entities.joined(separator: ", ")))")

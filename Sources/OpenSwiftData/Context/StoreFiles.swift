@@ -16,7 +16,7 @@ public enum StoreFiles {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the store cannot be read, is
     ///   not a store, or `destination` exists.
     public static func backup(storeAt url: URL, to destination: URL, progress: ((Double) -> Void)? = nil) throws {
-        _ = try StoreFileReader.read(url)
+        _ = try StoreFileReader.metadata(url)
         try StoreCopy.copy(storeAt: url, to: destination, progress: progress)
     }
 
@@ -37,18 +37,18 @@ public enum StoreFiles {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming the reason for a refusal.
     @discardableResult
     public static func restore(backupAt backup: URL, to url: URL, force: Bool = false) throws -> [String] {
-        let restored = try StoreFileReader.read(backup)
+        let restored = try StoreFileReader.metadata(backup)
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), !force {
             if fileManager.fileExists(atPath: url.path + "-wal") {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "the store \(url.path) is in use (its write-ahead log \(url.lastPathComponent)-wal is there); close the app that has it open, or pass force to replace it anyway")
             }
-            let current = try StoreFileReader.read(url).metadata
-            if let currentSchema = try? current.schema(), let backupSchema = try? restored.metadata.schema(),
+            let current = try StoreFileReader.metadata(url)
+            if let currentSchema = try? current.schema(), let backupSchema = try? restored.schema(),
                currentSchema.version > backupSchema.version {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the store \(url.path) records version \(current.versionIdentifier), newer than the backup's \(restored.metadata.versionIdentifier); restoring would take it back to an older version, which an up-to-date app refuses to open. Pass force to restore it anyway")
+                    "the store \(url.path) records version \(current.versionIdentifier), newer than the backup's \(restored.versionIdentifier); restoring would take it back to an older version, which an up-to-date app refuses to open. Pass force to restore it anyway")
             }
         }
         let staging = URL(fileURLWithPath: url.path + ".restore-in-progress")

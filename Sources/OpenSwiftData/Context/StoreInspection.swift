@@ -132,7 +132,7 @@ public struct StoreInspection: Codable, Sendable {
     /// - Returns: the recorded schema, which ``Schema/save(to:)`` writes in the snapshot format.
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not a store.
     public static func recordedSchema(ofStoreAt url: URL) throws -> Schema {
-        try StoreFileReader.read(url).metadata.schema()
+        try StoreFileReader.metadata(url).schema()
     }
 
     /// FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`.

@@ -16,7 +16,7 @@ struct PlanVersions {
 
     /// Builds every version's schema and checks the plan.
     ///
-    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming the first problem and its fix:
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming every problem and its fix:
     ///   no versions, a version whose models are invalid, two versions with one structure,
     ///   versions out of order, a stage naming a version outside the plan, skipping one or going
     ///   backwards.
@@ -87,9 +87,10 @@ struct PlanVersions {
     }
 
     private static func validate(_ plan: any SchemaMigrationPlan.Type, _ versions: [Version]) throws {
-        if let first = problems(of: plan, versions).first {
-            throw SwiftDataError.loadIssueModelContainer.explaining(first.message)
-        }
+        let problems = problems(of: plan, versions).map(\.message)
+        guard !problems.isEmpty else { return }
+        throw SwiftDataError.loadIssueModelContainer.explaining(
+            problems.count == 1 ? problems[0] : "\(plan) has \(problems.count) problems:\n" + problems.map { "- \($0)" }.joined(separator: "\n"))
     }
 
     /// Every problem of a plan, each with the version it concerns (if one) and its fix:

@@ -10,13 +10,11 @@ extension SQLiteStore {
         let fileManager = FileManager.default
         let path = url.path
         if fileManager.fileExists(atPath: path) {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            guard let header = fileHeader(url) else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "the store file \(path) cannot be read; check its permissions")
             }
-            defer { try? handle.close() }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+            if !header.isEmpty, !header.starts(with: sqliteHeader) {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(path) is not an SQLite database, so it is not a store; it was left untouched. Point the ModelConfiguration at another URL, or move the file away")
             }
@@ -60,19 +58,44 @@ extension SQLiteStore {
         guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
         }
-        // A connection that SQLite would let write (but keeps from writing): as the last
-        // connection to close, it deletes the write-ahead log that reading made, where a
-        // read-only one would leave it beside the store.
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
-        let reader: DatabaseQueue
-        do {
-            reader = try DatabaseQueue(path: url.path, configuration: configuration)
-        } catch {
-            throw openError(url, error)
+        return try readWithoutWriting(url) { db in
+            try readMetadata(db, location: .file(url), expectedFingerprint: expectedFingerprint)
         }
+    }
+
+    /// What an SQLite database file begins with.
+    static let sqliteHeader = Data("SQLite format 3\0".utf8)
+
+    /// The first 20 bytes of the file at `url` (fewer for a shorter file); `nil` when it cannot
+    /// be read. An SQLite database begins with ``sqliteHeader``, and its bytes 18 and 19 are 2 in
+    /// WAL mode.
+    static func fileHeader(_ url: URL) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 20)) ?? Data()
+    }
+
+    /// Whether the file at `url` begins as an SQLite database does.
+    static func isSQLiteDatabase(_ url: URL) -> Bool {
+        fileHeader(url)?.starts(with: sqliteHeader) == true
+    }
+
+    /// `configuration` for a connection that SQLite would let write but `query_only` keeps from
+    /// writing: as the last connection to close, it deletes the write-ahead log that reading
+    /// made, where a read-only one would leave it beside the store.
+    static func queryOnly(_ configuration: Configuration = Configuration()) -> Configuration {
+        var configuration = configuration
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        return configuration
+    }
+
+    /// Runs `body` in a read of the file at `url` through a ``queryOnly(_:)`` connection, closed
+    /// afterwards; SQLite's errors become explanations naming the file.
+    static func readWithoutWriting<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try reader.read { db in try readMetadata(db, location: .file(url), expectedFingerprint: expectedFingerprint) }
+            let queue = try DatabaseQueue(path: url.path, configuration: queryOnly())
+            defer { try? queue.close() }
+            return try queue.read(body)
         } catch let error as SwiftDataError {
             throw error
         } catch {

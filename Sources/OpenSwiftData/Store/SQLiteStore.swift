@@ -154,10 +154,8 @@ final class SQLiteStore: Sendable {
     /// Whether the file at `url` is an SQLite database in WAL mode (its header's read and
     /// write versions are 2).
     private static func isInWALMode(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header.prefix(16) == Data("SQLite format 3\0".utf8) && header[18] == 2 && header[19] == 2
+        guard let header = fileHeader(url), header.count == 20, header.starts(with: sqliteHeader) else { return false }
+        return header[18] == 2 && header[19] == 2
     }
 
     /// Opens a store that is not to be written: readers that SQLite opens read-only, and one
@@ -166,10 +164,8 @@ final class SQLiteStore: Sendable {
     private static func openReadOnly(_ url: URL, configuration: Configuration) throws -> Connection {
         var readerConfiguration = configuration
         readerConfiguration.readonly = true
-        var lastConfiguration = configuration
-        lastConfiguration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
         do {
-            let lastToClose = try DatabaseQueue(path: url.path, configuration: lastConfiguration)
+            let lastToClose = try DatabaseQueue(path: url.path, configuration: queryOnly(configuration))
             return .readOnly(readers: try DatabasePool(path: url.path, configuration: readerConfiguration), lastToClose: lastToClose)
         } catch {
             throw openError(url, error)

@@ -18,11 +18,7 @@ enum StoreCopy {
         try SQLiteStore.checkFile(at: url, readOnly: true)
         do {
             try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            // As in `SQLiteStore.inspectFile`: a connection kept from writing, which as the last
-            // to close removes the write-ahead log that reading made.
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
-            let source = try DatabaseQueue(path: url.path, configuration: configuration)
+            let source = try DatabaseQueue(path: url.path, configuration: SQLiteStore.queryOnly())
             let copy = try DatabaseQueue(path: destination.path)
             if let progress {
                 try source.backup(to: copy, pagesPerStep: 4096) { step in

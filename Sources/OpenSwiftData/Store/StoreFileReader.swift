@@ -15,15 +15,28 @@ enum StoreFileReader {
         let history: [(from: String, to: String, kind: String, rowsChanged: Int, milliseconds: Int, appliedAt: Date)]
     }
 
+    /// The metadata of the store at `url`, read alone (no row is counted).
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is missing, not an
+    ///   SQLite database, or not one of our stores.
+    static func metadata(_ url: URL) throws -> StoreMetadata {
+        try withReader(url) { db in try requiredMetadata(db, url) }
+    }
+
+    private static func requiredMetadata(_ db: Database, _ url: URL) throws -> StoreMetadata {
+        guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+            throw SwiftDataError.loadIssueModelContainer.explaining("\(url.path) is an empty database, not a store")
+        }
+        return metadata
+    }
+
     /// The contents of the store at `url`.
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is missing, not an
     ///   SQLite database, or not one of our stores.
     static func read(_ url: URL) throws -> Contents {
         try withReader(url) { db in
-            guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining("\(url.path) is an empty database, not a store")
-            }
+            let metadata = try requiredMetadata(db, url)
             let schema = try metadata.schema()
             var rowCounts: [String: Int] = [:]
             var indices: [String: [(String, [String], Bool)]] = [:]
@@ -115,16 +128,6 @@ enum StoreFileReader {
             throw SwiftDataError.loadIssueModelContainer.explaining("there is no store at \(url.path)")
         }
         try SQLiteStore.checkFile(at: url, readOnly: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
-        do {
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read(body)
-        } catch let error as SwiftDataError {
-            throw error
-        } catch {
-            throw SQLiteStore.openError(url, error)
-        }
+        return try SQLiteStore.readWithoutWriting(url, body)
     }
 }

@@ -9,12 +9,8 @@ struct StoredRows {
 
     /// Reads every row of the entities' tables (those the store has).
     static func read(_ url: URL, entities: [String]) throws -> StoredRows {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        defer { try? queue.close() }
         let key = TableLayout.primaryKeyColumn
-        let tables = try queue.read { db in
+        let tables = try SQLiteStore.readWithoutWriting(url) { db in
             var tables: [String: [Int64: [String: DatabaseValue]]] = [:]
             for entity in entities where try db.tableExists(entity) {
                 var rows: [Int64: [String: DatabaseValue]] = [:]

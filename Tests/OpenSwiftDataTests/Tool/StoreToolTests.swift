@@ -170,6 +170,20 @@ import Testing
         #expect(try StoreInspection(storeAt: url).version == "1.0.0")
     }
 
+    @Test func theDemoPreviewsItsMigrationAndShowsItsProgress() throws {
+        try #require(OSDProcess.isBuilt)
+        let url = temporaryStoreURL("films")
+        let run = try OSDProcess.capture(["demo", "--extra-films", "3000", "--store", url.path])
+        #expect(run.status == 0)
+        // The dry run, printed before the real migration.
+        #expect(run.output.contains("Migration of \(url.path): 1.0.0 → 3.0.0, 2 steps"))
+        #expect(run.output.contains("PixarFilm: 0 inserted, 3014 updated, 0 deleted by the stage's code"))
+        // Not on a terminal: a line at each tenth of the way, the transform's rows among them.
+        #expect(run.output.contains("0%: step 1/2 PixarSchemaV1 (1.0.0) → PixarSchemaV2 (2.0.0): started, 0%"))
+        #expect(run.output.contains("PixarFilm rows 3014/3014, 50%"))
+        #expect(run.output.contains("100%: step 2/2 PixarSchemaV2 (2.0.0) → PixarSchemaV3 (3.0.0): finished, 100%"))
+    }
+
     @Test func exportWritesJSONLinesAndCSV() throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV3.self)

@@ -81,29 +81,16 @@ extension ModelContainer {
     public static func previewMigration(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]
     ) throws -> MigrationPreview {
-        var schema = givenSchema
-        let planVersions: PlanVersions?
-        let storeSchemas: [(ModelConfiguration, Schema)]
-        if let migrationPlan {
-            let problems = PlanVersions.problems(of: migrationPlan, PlanVersions.versions(of: migrationPlan))
-            if !problems.isEmpty {
-                return MigrationPreview(stores: [], refusal: problems.map { "- \($0.message)" }.joined(separator: "\n"))
-            }
-        }
+        let layout: ContainerLayout
         do {
-            try givenSchema.validate()
-            planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }
-            if let planVersions { schema = givenSchema.withVersion(try planVersions.version(ofModels: givenSchema)) }
-            let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-            try checkDistinct(configurations)
-            storeSchemas = try Self.storeSchemas(of: configurations, in: schema)
+            layout = try ContainerLayout(schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
         } catch let error as SwiftDataError {
             return MigrationPreview(stores: [], refusal: error.explanation ?? "\(error)")
         }
         var reports: [MigrationReport] = []
-        for (configuration, storeSchema) in storeSchemas where !configuration.isStoredInMemoryOnly && configuration.allowsSave {
+        for (configuration, storeSchema) in layout.stores where !configuration.isStoredInMemoryOnly && configuration.allowsSave {
             reports.append(try previewMigration(
-                of: configuration.url, to: storeSchema, versions: planVersions, backingUp: configuration.backsUpBeforeMigrating))
+                of: configuration.url, to: storeSchema, versions: layout.planVersions, backingUp: configuration.backsUpBeforeMigrating))
         }
         return MigrationPreview(stores: reports, refusal: nil)
     }

@@ -246,11 +246,9 @@ public final class MigrationTester {
     private static func isStoreFile(_ url: URL) -> Bool {
         let name = url.lastPathComponent
         guard !name.hasSuffix("-wal"), !name.hasSuffix("-shm"), !name.hasSuffix(".backup"),
-              !name.hasSuffix(".backup-in-progress"), !name.hasPrefix("."),
-              let handle = FileHandle(forReadingAtPath: url.path)
+              !name.hasSuffix(".backup-in-progress"), !name.hasPrefix(".")
         else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
+        return SQLiteStore.isSQLiteDatabase(url)
     }
 }
 

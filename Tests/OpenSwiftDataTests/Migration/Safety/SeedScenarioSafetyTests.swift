@@ -20,7 +20,8 @@ import Testing
             #expect(try plan.verify(snapshotsIn: folder, recording: .never).isEmpty, "\(plan)")
             let checks = try MigrationTester(for: plan).verifyEveryPath(sampleRowsPerEntity: 12)
             #expect(checks.count == versions - 1, "\(plan)")
-            #expect(checks.allSatisfy { $0.report.succeeded }, "\(plan)")
+            // The store of version i goes through every later version.
+            #expect(checks.map(\.report.steps.count) == Array((1..<versions).reversed()), "\(plan)")
         }
     }
 

@@ -1,0 +1,58 @@
+/// What a container opens, worked out from its arguments before any store is touched: the
+/// schema (recording the plan version the models match), the plan's versions, and the part of
+/// the schema each configuration's store holds. A container and a dry run of its migration
+/// start from the same layout.
+struct ContainerLayout {
+    let schema: Schema
+    let planVersions: PlanVersions?
+    /// The configurations given, or the default one when none was.
+    let configurations: [ModelConfiguration]
+    let stores: [(configuration: ModelConfiguration, schema: Schema)]
+
+    /// - Throws: ``SwiftDataError`` when the models cannot be stored, the plan is broken or does
+    ///   not list the models, two configurations name one store, or a configuration names an
+    ///   entity the schema lacks.
+    init(schema givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [ModelConfiguration]) throws {
+        try givenSchema.validate()
+        planVersions = try migrationPlan.map { try PlanVersions(validating: $0) }
+        // The store records the plan version the models match, not the schema's default, so an
+        // older build of the app recognises it as newer than itself.
+        schema = try planVersions.map { givenSchema.withVersion(try $0.version(ofModels: givenSchema)) } ?? givenSchema
+        self.configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        try Self.checkDistinct(self.configurations)
+        stores = try Self.storeSchemas(of: self.configurations, in: schema)
+    }
+
+    private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
+        var seen: Set<String> = []
+        for configuration in configurations {
+            let key = configuration.isStoredInMemoryOnly ? "memory:\(configuration.name)" : configuration.url.standardizedFileURL.path
+            if !seen.insert(key).inserted {
+                throw SwiftDataError.duplicateConfiguration.explaining(
+                    "two configurations name the same store (\(configuration.isStoredInMemoryOnly ? "in memory, named \(configuration.name)" : configuration.url.path)); give each its own name or URL")
+            }
+        }
+    }
+
+    /// Each configuration with the part of `schema` its store holds: the entities its own
+    /// schema names (every entity when it names none) that no earlier configuration holds.
+    private static func storeSchemas(of configurations: [ModelConfiguration], in schema: Schema) throws -> [(ModelConfiguration, Schema)] {
+        var held: Set<String> = []
+        return try configurations.map { configuration in
+            let entityNames = try entityNames(of: configuration, in: schema).filter { !held.contains($0) }
+            held.formUnion(entityNames)
+            return (configuration, schema.restricted(to: entityNames))
+        }
+    }
+
+    private static func entityNames(of configuration: ModelConfiguration, in schema: Schema) throws -> [String] {
+        guard let configurationSchema = configuration.schema else {
+            return schema.entities.map(\.name)
+        }
+        for entity in configurationSchema.entities where schema.entitiesByName[entity.name] == nil {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.explaining(
+                "the configuration \(configuration.name) holds the entity \(entity.name), which the container's schema does not have; add its model to the container's models")
+        }
+        return configurationSchema.entities.map(\.name)
+    }
+}
