@@ -136,7 +136,6 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         configurations: [ModelConfiguration], progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
         let layout = try ContainerLayout(schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
-        let planVersions = layout.planVersions
         schema = layout.schema
         self.migrationPlan = migrationPlan
         isMigrating = false
@@ -147,49 +146,48 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         var storeByEntity: [String: SQLiteStore] = [:]
         var reports: [MigrationReport] = []
         for (configuration, storeSchema) in layout.stores {
-            let location: SQLiteStore.Location =
-                configuration.isStoredInMemoryOnly ? .inMemory : .file(configuration.url)
-            // The file is read once: an existing store's metadata through the pool it opens with
-            // (closed again if the store needs migrating), else through a connection that cannot
-            // write; the metadata the migration leaves is what the store then opens with.
-            var metadata: StoreMetadata?
-            var opened: SQLiteStore?
-            if case .file(let url) = location, configuration.allowsSave {
-                if let (store, stored) = try SQLiteStore.openExisting(at: url, schema: storeSchema) {
-                    (opened, metadata) = (store, stored)
-                } else {
-                    metadata = try SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: storeSchema.fingerprint)
-                }
-                let migration: PlannedMigration?
-                do {
-                    migration = try metadata.flatMap {
-                        try MigrationPlanner.migration(
-                            of: url, stored: $0, to: storeSchema, versions: planVersions,
-                            backingUp: configuration.backsUpBeforeMigrating)
-                    }
-                } catch {
-                    opened = nil
-                    throw error
-                }
-                if var migration, let stored = metadata {
-                    // Let go of before the migration: its last connection to close removes
-                    // the write-ahead log opening placed.
-                    opened = nil
-                    migration.progress = progress
-                    var report = MigrationReport(
-                        storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: storeSchema.version.description)
-                    metadata = try MigrationExecutor.run(migration, report: &report)
-                    reports.append(report)
-                }
-            }
-            let store = try opened ?? SQLiteStore(
-                location: location, schema: storeSchema, allowsSave: configuration.allowsSave, metadata: metadata)
+            let (store, report) = try Self.openStore(
+                configuration, schema: storeSchema, planVersions: layout.planVersions, progress: progress)
             stores.append(store)
+            reports += report.map { [$0] } ?? []
             for entity in storeSchema.entities { storeByEntity[entity.name] = store }
         }
         self.stores = stores
         self.storeByEntity = storeByEntity
         migrationReports = reports
+    }
+
+    /// Opens one configuration's store, migrating it first when it needs it; returns the store
+    /// and the report of the migration, if one ran.
+    ///
+    /// The file is read once: an existing store's metadata through the pool it opens with (let
+    /// go of again if the store needs migrating), else through a connection that cannot write;
+    /// the metadata the migration leaves is what the store then opens with.
+    private static func openStore(
+        _ configuration: ModelConfiguration, schema: Schema, planVersions: PlanVersions?,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> (SQLiteStore, MigrationReport?) {
+        guard !configuration.isStoredInMemoryOnly else {
+            return (try SQLiteStore(location: .inMemory, schema: schema, allowsSave: configuration.allowsSave), nil)
+        }
+        let url = configuration.url
+        guard configuration.allowsSave else {
+            return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: false), nil)
+        }
+        var opened = try SQLiteStore.openExisting(at: url, schema: schema)
+        let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: schema.fingerprint)
+        guard let stored = recorded, var migration = try MigrationPlanner.migration(
+            of: url, stored: stored, to: schema, versions: planVersions, backingUp: configuration.backsUpBeforeMigrating)
+        else {
+            return (try opened?.store ?? SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: recorded), nil)
+        }
+        // Let go of before the migration: its last connection to close removes the write-ahead
+        // log that opening placed.
+        opened = nil
+        migration.progress = progress
+        var report = MigrationReport(storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: schema.version.description)
+        let migrated = try MigrationExecutor.run(migration, report: &report)
+        return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated), report)
     }
 
     /// A container over a store that a migration stage is changing, for the stage's context.
