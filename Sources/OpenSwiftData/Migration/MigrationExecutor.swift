@@ -50,8 +50,8 @@ enum MigrationExecutor {
                 let progress = migration.progress.map { MigrationProgressReporter(storeURL: url, stepCount: migration.steps.count, report: $0) }
                 for (index, (step, restructuring)) in zip(migration.steps, restructurings).enumerated() {
                     try run(
-                        step, restructuring, db, url: url, identifier: migration.stored.storeIdentifier, report: &report,
-                        progress: progress.map { reporter in { reporter.report(step: index + 1, step, $0, entity: $1, rowsDone: $2, rowsTotal: $3) } })
+                        step, number: index + 1, restructuring, db, url: url, identifier: migration.stored.storeIdentifier,
+                        report: &report, progress: progress)
                 }
                 // The store records the schema and version it now has once, after the last step.
                 try after.write(to: db)
@@ -68,11 +68,11 @@ enum MigrationExecutor {
     }
 
     private static func run(
-        _ step: MigrationStep, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String,
-        report: inout MigrationReport, progress: ((MigrationProgress.Phase, String?, Int, Int) -> Void)?
+        _ step: MigrationStep, number: Int, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String,
+        report: inout MigrationReport, progress: MigrationProgressReporter?
     ) throws {
-        progress?(.started, nil, 0, 0)
-        defer { progress?(.finished, nil, 0, 0) }
+        progress?.report(step: number, step, .started)
+        defer { progress?.report(step: number, step, .finished) }
         let started = Date()
         let before = db.totalChangesCount
         var stepReport = MigrationReport.Step(fromVersion: step.fromName, toVersion: step.toName, kind: step.isCustom ? .custom : .lightweight)
@@ -102,13 +102,15 @@ enum MigrationExecutor {
                 entity: conflict.entity, attributes: conflict.attributes,
                 repetitions: conflict.repetitions.map { .init(values: $0.values, rows: $0.rows) })
         }
-        progress?(.restructuring, nil, 0, 0)
+        progress?.report(step: number, step, .restructuring)
         try structure.run(in: db)
         if let didMigrate = step.didMigrate {
-            progress?(.migratingRows, nil, 0, 0)
+            progress?.report(step: number, step, .migratingRows)
             let session = MigrationSession(
                 db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url,
-                reportRows: progress.map { progress in { progress(.migratingRows, $0, $1, $2) } })
+                reportRows: progress.map { progress in
+                    { progress.report(step: number, step, .migratingRows, entity: $0, rowsDone: $1, rowsTotal: $2) }
+                })
             try tally.counting(in: db) {
                 try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
             }

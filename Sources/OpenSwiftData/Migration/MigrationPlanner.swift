@@ -76,7 +76,7 @@ enum MigrationPlanner {
                 let repair = MigrationStep(
                     from: stored, to: version.schema, fromName: "the stored \(version.name)",
                     toName: version.name, willMigrate: nil, didMigrate: nil)
-                let difference = SchemaDifference(from: stored.entities, to: version.schema.entities)
+                let difference = SchemaComparison(from: stored.entities, to: version.schema.entities)
                 if !repair.droppedProperties.isEmpty, !backingUp {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "\(store) records version \(version.name) but its structure differs from what that version declares now (\(difference)); bringing it to the version would drop \(repair.droppedProperties.joined(separator: ", ")) with their stored values, and backsUpBeforeMigrating is off, so it was left untouched. Restore the version as it shipped and add the change as a new version, or turn backups on")

@@ -76,13 +76,13 @@ struct PlanVersions {
     }
 
     /// The version nearest to `entities` (fewest changes), with the changes.
-    func nearest(to entities: [Schema.Entity]) -> (version: Version, difference: SchemaDifference) {
+    func nearest(to entities: [Schema.Entity]) -> (version: Version, difference: SchemaComparison) {
         Self.nearest(to: entities, in: versions)
     }
 
     /// Of `versions`, the one nearest to `entities`, with the changes.
-    static func nearest(to entities: [Schema.Entity], in versions: [Version]) -> (version: Version, difference: SchemaDifference) {
-        versions.map { ($0, SchemaDifference(from: $0.schema.entities, to: entities)) }
+    static func nearest(to entities: [Schema.Entity], in versions: [Version]) -> (version: Version, difference: SchemaComparison) {
+        versions.map { ($0, SchemaComparison(from: $0.schema.entities, to: entities)) }
             .min { $0.1.changes.count < $1.1.changes.count }!
     }
 

@@ -143,7 +143,7 @@ extension SQLiteStore {
     static func check(_ metadata: StoreMetadata, against schema: Schema, location: Location) throws {
         guard metadata.fingerprint == schema.fingerprint else {
             let stored = (try? metadata.schema()).map(\.entities) ?? []
-            let difference = SchemaDifference(from: stored, to: schema.entities)
+            let difference = SchemaComparison(from: stored, to: schema.entities)
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "\(describe(location)) was written with a different schema (version \(metadata.versionIdentifier)) than the models it is opened with (version \(schema.version)): \(difference). Opening it needs a migration")
         }

@@ -60,7 +60,7 @@ extension SchemaMigrationPlan {
                 continue
             }
             if snapshot.fingerprint != version.schema.fingerprint {
-                let difference = SchemaDifference(from: snapshot.entities, to: version.schema.entities)
+                let difference = SchemaComparison(from: snapshot.entities, to: version.schema.entities)
                 problems.append(.init(version: version.name, message:
                     "no longer matches its snapshot \(file.lastPathComponent): \(difference). Stores written by the shipped version have the snapshot's structure and would no longer be recognised. Restore the models of \(version.name) as they shipped and make the change in a new version (if this version never shipped, delete its snapshot)"))
             }

@@ -7,7 +7,7 @@
 /// let comparison = SchemaComparison(from: try Schema.load(from: snapshotV1), to: Schema(versionedSchema: SchemaV2.self))
 /// print(comparison.changes, comparison.isLightweight)
 /// ```
-public struct SchemaComparison: Sendable, Codable {
+public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
     /// The changes, in words, entity by entity.
     public let changes: [String]
     /// The changes a lightweight step cannot make (a type change, a relationship's new
@@ -29,13 +29,20 @@ public struct SchemaComparison: Sendable, Codable {
     ///   - defaulted: attributes of `new` known to have a default value, as "Entity.attribute"
     ///     (a store's column defaults, which its recorded schema does not hold).
     public init(from old: Schema, to new: Schema, defaulted: Set<String> = []) {
+        self.init(from: old.entities, to: new.entities, defaulted: defaulted)
+    }
+
+    /// Compares two schemas' entities (one store's part of a schema, say).
+    init(from old: [Schema.Entity], to new: [Schema.Entity], defaulted: Set<String> = []) {
         var changes: [String] = []
         var blockers: [String] = []
-        for entity in old.entities where new.entitiesByName[entity.name] == nil {
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.map(\.name))
+        for entity in old.sorted(by: { $0.name < $1.name }) where !newNames.contains(entity.name) {
             changes.append("entity \(entity.name) removed")
         }
-        for entity in new.entities {
-            guard let previous = old.entitiesByName[entity.name] else {
+        for entity in new.sorted(by: { $0.name < $1.name }) {
+            guard let previous = oldByName[entity.name] else {
                 changes.append("entity \(entity.name) added")
                 continue
             }
@@ -62,6 +69,9 @@ public struct SchemaComparison: Sendable, Codable {
                     if !attribute.isOptional, attribute.defaultValue == nil, !defaulted.contains("\(name).\(attribute.name)") {
                         blockers.append("\(name).\(attribute.name) becomes non-optional: rows holding nil need a value")
                     }
+                }
+                if before.hashModifier != attribute.hashModifier {
+                    changes.append("\(name).\(attribute.name) changes its hashModifier")
                 }
                 if before.options.contains(.externalStorage) != attribute.options.contains(.externalStorage) {
                     changes.append("\(name).\(attribute.name) \(attribute.options.contains(.externalStorage) ? "moves to" : "leaves") external storage")
@@ -113,5 +123,10 @@ public struct SchemaComparison: Sendable, Codable {
         }
         self.changes = changes
         self.blockers = blockers
+    }
+
+    /// The changes, joined for an error message.
+    public var description: String {
+        changes.isEmpty ? "no structural difference" : changes.joined(separator: "; ")
     }
 }
