@@ -49,6 +49,12 @@ struct ModelValues {
         }
     }
 
+    /// Puts `value` in the empty slot at `index`, which holds a `Value` `offset` bytes in, of
+    /// values just made: no copy shares their storage, so it is not checked for one.
+    func initializeUnshared<Value>(_ value: consuming Value, at index: Int, offset: Int) {
+        storage.unsafelyUnwrapped.store(value, at: index, offset: offset)
+    }
+
     /// The slot at `index`: its value boxed, or ``ModelState/noValue``.
     subscript(index: Int) -> Any {
         get {

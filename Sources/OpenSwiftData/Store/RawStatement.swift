@@ -124,6 +124,35 @@ final class RawStatement {
         }
     }
 
+    /// The current row's integer at a column index; `nil` when it holds another storage class.
+    func integer(at index: Int32) -> Int64? {
+        let value = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : nil
+    }
+
+    /// The current row's real at a column index; `nil` when it holds another storage class.
+    func real(at index: Int32) -> Double? {
+        let value = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : nil
+    }
+
+    /// The current row's text at a column index; `nil` when it holds another storage class.
+    func text(at index: Int32) -> String? {
+        let value = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(value) == SQLITE_TEXT ? Self.text(of: value) : nil
+    }
+
+    /// The current row's UUID at a column index: a blob of 16 bytes; `nil` for anything else.
+    func uuid(at index: Int32) -> UUID? {
+        let value = sqlite3_column_value(statement, index)
+        guard sqlite3_value_type(value) == SQLITE_BLOB, sqlite3_value_bytes(value) == 16,
+              let bytes = sqlite3_value_blob(value)
+        else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+        return UUID(uuid: uuid)
+    }
+
     /// Whether a value is `TableRestructuring.unfilledMarker`, the BLOB `X'00'`.
     private static func isUnfilledMarker(_ value: OpaquePointer?) -> Bool {
         sqlite3_value_bytes(value) == 1 && sqlite3_value_blob(value).load(as: UInt8.self) == 0

@@ -1,14 +1,21 @@
+import Foundation
+
 /// Turns the row a fetch is on into a model's values, property by property.
 ///
 /// Worked out once per table: for each property, in declaration order, where its value comes
 /// from in `TableLayout.selectList`'s columns, so a row costs no copy of a column's
-/// description; a fetch of a million rows runs this a million times. An integer, real or text
-/// column goes straight into its property's slot (``RawStatement/read(at:as:into:at:)``).
+/// description; a fetch of a million rows runs this a million times. An `Int`, `Double`,
+/// `String` or `UUID` attribute whose slot holds its type is read from its column straight into
+/// the slot (``Source/direct(_:_:_:)``); any other through its codec.
 struct RowDecoder {
     /// Where one property's value comes from.
     enum Source {
         /// An attribute's column, at this index of the select list.
         case column(Int32, UnownedCodec)
+        /// An attribute's column, at this index of the select list, read as `DirectRead` says
+        /// into the slot at `offset` bytes, when it holds that storage class; through its codec
+        /// otherwise (a `NULL`, a value another version stored differently).
+        case direct(Int32, DirectRead, UnownedCodec)
         /// A to-one relationship's key column, at this index; the property's entry in
         /// `emptyValues` when it holds `NULL`.
         case foreignKey(Int32)
@@ -19,6 +26,26 @@ struct RowDecoder {
         /// The value the decoder of another layout (`sharingValuesOf`) read from the same row
         /// for its property at this index: a primitive value of the same declared type.
         case shared(Int)
+    }
+
+    /// How a column is read straight into a typed slot: its storage class and where the slot is.
+    enum DirectRead {
+        case integer(offset: Int)
+        case real(offset: Int)
+        case text(offset: Int)
+        case uuid(offset: Int)
+
+        /// The read for a slot holding `type` from a column written by `codec`; `nil` when it
+        /// takes the codec.
+        init?(slot: ValueSlots.Slot, codec: ValueCodec) {
+            switch (ObjectIdentifier(slot.type), codec.identityType) {
+            case (ObjectIdentifier(Int.self), .int?): self = .integer(offset: slot.offset)
+            case (ObjectIdentifier(Double.self), .double?): self = .real(offset: slot.offset)
+            case (ObjectIdentifier(String.self), .string?): self = .text(offset: slot.offset)
+            case (ObjectIdentifier(UUID.self), _) where codec.storage == .uuid: self = .uuid(offset: slot.offset)
+            default: return nil
+            }
+        }
     }
 
     /// A codec held without reference counting, so reading a source in the per-column loop
@@ -74,6 +101,8 @@ struct RowDecoder {
                other.layout.properties[shared.propertyIndex].valueType == layout.properties[column.propertyIndex].valueType
             {
                 sources[column.propertyIndex] = .shared(shared.propertyIndex)
+            } else if let read = DirectRead(slot: layout.valueSlots.slots[column.propertyIndex], codec: column.codec) {
+                sources[column.propertyIndex] = .direct(position, read, UnownedCodec(column.codec))
             } else {
                 sources[column.propertyIndex] = .column(position, UnownedCodec(column.codec))
             }
@@ -98,13 +127,11 @@ struct RowDecoder {
         var values = ModelValues(slots)
         for index in sources.indices {
             switch sources[index] {
+            case .direct(let column, let read, let unowned):
+                if Self.readDirectly(read, from: row, at: column, into: values, at: index) { continue }
+                try self.read(row, at: column, as: unowned, into: &values, at: index)
             case .column(let column, let unowned):
-                do {
-                    try unowned.with { try row.read(at: column, as: $0, into: &values, at: index) }
-                } catch {
-                    throw SwiftDataError.loadIssueModelContainer.explaining(
-                        "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
-                }
+                try read(row, at: column, as: unowned, into: &values, at: index)
             case .foreignKey(let column):
                 values[index] = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index]
             case .toMany:
@@ -116,5 +143,35 @@ struct RowDecoder {
             }
         }
         return values
+    }
+
+    /// Reads the column through its codec into the slot at `index`.
+    private func read(_ row: RawStatement, at column: Int32, as unowned: UnownedCodec, into values: inout ModelValues, at index: Int) throws {
+        do {
+            try unowned.with { try row.read(at: column, as: $0, into: &values, at: index) }
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the row \(row.int64(at: 0) ?? 0) of \(entityName) cannot be read: column \(propertyNames[index]): \(error)")
+        }
+    }
+
+    /// Puts the column's value in the slot at `index` of `values`, which no copy shares yet, when
+    /// the column holds the storage class `read` expects; `false`, putting nothing, otherwise.
+    private static func readDirectly(_ read: DirectRead, from row: RawStatement, at column: Int32, into values: ModelValues, at index: Int) -> Bool {
+        switch read {
+        case .integer(let offset):
+            guard let int = row.integer(at: column) else { return false }
+            values.initializeUnshared(Int(int), at: index, offset: offset)
+        case .real(let offset):
+            guard let real = row.real(at: column) else { return false }
+            values.initializeUnshared(real, at: index, offset: offset)
+        case .text(let offset):
+            guard let text = row.text(at: column) else { return false }
+            values.initializeUnshared(text, at: index, offset: offset)
+        case .uuid(let offset):
+            guard let uuid = row.uuid(at: column) else { return false }
+            values.initializeUnshared(uuid, at: index, offset: offset)
+        }
+        return true
     }
 }

@@ -139,4 +139,35 @@ import Testing
         #expect(error.description.contains("two thousand nine"))
         #expect(error.description.contains("cannot be read as Int"))
     }
+
+    /// Columns read straight into their slots (integers, reals, text, UUIDs) still go through
+    /// their codec when another tool stored something else: a whole number in a real column
+    /// reads as that `Double`, and a UUID blob of the wrong length fails naming the column.
+    @Test func valuesAnotherToolStoredDifferentlyReadThroughTheirCodec() throws {
+        let url = temporaryStoreURL()
+        let id = UUID()
+        try writeStore(url, for: Movie.self) { context in
+            let movie = Movie(title: "Up", year: 2009, rating: 8.3)
+            movie.id = id
+            context.insert(movie)
+        }
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: #"UPDATE "Movie" SET "rating" = CAST(8 AS INTEGER)"#)
+        }
+        let movie = try #require(try ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+            .fetch(FetchDescriptor<Movie>()).first)
+        #expect(movie.rating == 8)
+        #expect(movie.id == id)
+        #expect(movie.title == "Up")
+        #expect(movie.year == 2009)
+
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(sql: #"UPDATE "Movie" SET "id" = X'0102030405060708090A0B0C0D0E0F'"#)
+        }
+        let context = ModelContext(try ModelContainer(for: Movie.self, configurations: ModelConfiguration(url: url)))
+        let error = try #require(throws: SwiftDataError.self) { try context.fetch(FetchDescriptor<Movie>()) }
+        #expect(error.description.contains("row 1 of Movie"))
+        #expect(error.description.contains("column id"))
+        #expect(error.description.contains("15 bytes"))
+    }
 }
