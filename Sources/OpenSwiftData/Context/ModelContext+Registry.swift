@@ -43,14 +43,18 @@ extension ModelContext {
         _ query: FetchPlan, reusing spares: inout SpareModels,
         _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [T] {
-        let models = try models(of: query, reusing: &spares, readRows)
-        // Every model was created as the class of the table's layout, so one check covers all.
+        // Every model is created as the class of the table's layout, so one check covers all.
         guard ObjectIdentifier(query.table.layout.modelType) == ObjectIdentifier(T.self) else { Self.wrongClass(T.self, query) }
-        return Array(unsafeUninitializedCapacity: models.count) { buffer, initialized in
-            for (index, model) in models.enumerated() {
-                (buffer.baseAddress! + index).initialize(to: unsafeDowncast(model, to: T.self))
+        // Gathered unretained, a word each: the registry holds every model until the fetch
+        // returns. (Appending to an `[T]` here would look the generic array type's metadata up
+        // for every row.)
+        var gathered = ContiguousArray<Unmanaged<AnyObject>>()
+        try forEachModel(of: query, reusing: &spares, readRows) { gathered.append(.passUnretained($0)) }
+        return Array(unsafeUninitializedCapacity: gathered.count) { buffer, initialized in
+            for (index, model) in gathered.enumerated() {
+                (buffer.baseAddress! + index).initialize(to: unsafeDowncast(model.takeUnretainedValue(), to: T.self))
             }
-            initialized = models.count
+            initialized = gathered.count
         }
     }
 
@@ -69,13 +73,22 @@ extension ModelContext {
         of query: FetchPlan, reusing spares: inout SpareModels,
         _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [any PersistentModel] {
-        // Gathered with a concrete element type: appending to an `[T]` here would look up the
-        // generic array type's metadata for every row.
         var models: [any PersistentModel] = []
-        try withRegistry(of: query.table.entity.name) { byRowID in
-            try readRows { models.append(materialize($0, $1, query, registeredIn: &byRowID, reusing: &spares)) }
-        }
+        try forEachModel(of: query, reusing: &spares, readRows) { models.append($0) }
         return models
+    }
+
+    /// Calls `body` with the context's object for each row `readRows` reads, registered there
+    /// before the call.
+    private func forEachModel(
+        of query: FetchPlan, reusing spares: inout SpareModels,
+        _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void, _ body: (any PersistentModel) -> Void
+    ) throws {
+        try withoutActuallyEscaping(body) { body in
+            try withRegistry(of: query.table.entity.name) { byRowID in
+                try readRows { body(materialize($0, $1, query, registeredIn: &byRowID, reusing: &spares)) }
+            }
+        }
     }
 
     /// ``models(of:reusing:_:)`` with no spare models.
