@@ -179,12 +179,10 @@ final class ValueCodec: @unchecked Sendable {
             return blob(UUID.self, .uuid) { uuid in
                 withUnsafeBytes(of: uuid.uuid) { Data($0) }
             } from: { bytes in
-                guard bytes.count == 16 else {
+                guard let uuid = UUID(storedBytes: bytes) else {
                     throw ValueCodecError.unreadable(typeName: "UUID", stored: "\(bytes.count) bytes")
                 }
-                var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
-                return UUID(uuid: uuid)
+                return uuid
             }
         case ObjectIdentifier(Data.self): return blob(Data.self, .data) { $0 } from: { Data($0) }
         default: return nil

@@ -145,12 +145,8 @@ final class RawStatement {
     /// The current row's UUID at a column index: a blob of 16 bytes; `nil` for anything else.
     func uuid(at index: Int32) -> UUID? {
         let value = sqlite3_column_value(statement, index)
-        guard sqlite3_value_type(value) == SQLITE_BLOB, sqlite3_value_bytes(value) == 16,
-              let bytes = sqlite3_value_blob(value)
-        else { return nil }
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
-        return UUID(uuid: uuid)
+        guard sqlite3_value_type(value) == SQLITE_BLOB else { return nil }
+        return Self.bytes(of: value) { UUID(storedBytes: $0) }
     }
 
     /// Whether a value is `TableRestructuring.unfilledMarker`, the BLOB `X'00'`.
