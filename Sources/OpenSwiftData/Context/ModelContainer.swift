@@ -35,8 +35,14 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     let orderedConfigurations: [ModelConfiguration]
     let stores: [SQLiteStore]
+    /// Whether this is a migration's container over its transaction, made while the app's
+    /// container opens: nothing observes the models read through it.
+    let isMigrating: Bool
     /// The migration whose `didMigrate` this container serves, for typed transforms.
     let migrationSession: MigrationSession?
+    /// How many migration containers exist, on any thread. While there are none, a model
+    /// read for the first time can be observed without a look at its context.
+    static let migratingCount = Atomic<Int>(0)
     private let storeByEntity: [String: SQLiteStore]
     /// The identifier each model got at its first save, by the key of the temporary identifier
     /// it had before, for the models whose temporary identifier was handed out.
@@ -132,6 +138,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         let layout = try ContainerLayout(schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
         schema = layout.schema
         self.migrationPlan = migrationPlan
+        isMigrating = false
         migrationSession = nil
         orderedConfigurations = layout.configurations
 
@@ -185,7 +192,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     /// A container over a store that a migration stage is changing, for the stage's context.
     init(migrating store: SQLiteStore, session: MigrationSession? = nil) {
+        isMigrating = true
         migrationSession = session
+        Self.migratingCount.add(1, ordering: .relaxed)
         schema = store.schema
         migrationPlan = nil
         if case .file(let url) = store.location {
@@ -196,6 +205,10 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         stores = [store]
         migrationReports = []
         storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    deinit {
+        if isMigrating { Self.migratingCount.subtract(1, ordering: .relaxed) }
     }
 
     /// The context bound to the main actor, created on first use and the same ever after. It

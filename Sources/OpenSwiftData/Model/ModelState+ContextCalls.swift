@@ -17,4 +17,15 @@ extension ModelState {
     func reportChangeToContext() {
         context?.modelDidChange(self)
     }
+
+    /// Whether a migration's context exists anywhere in the process; while none does, no model
+    /// need ask its context whether it is observed.
+    static var anyMigrationRunning: Bool {
+        ModelContainer.migratingCount.load(ordering: .relaxed) > 0
+    }
+
+    /// Whether the model was read by a migration's context, whose models nothing observes.
+    var isReadByMigration: Bool {
+        context?.container.isMigrating == true
+    }
 }
