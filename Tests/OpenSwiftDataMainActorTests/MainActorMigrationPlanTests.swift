@@ -60,8 +60,9 @@ enum ChecklistPlan: SchemaMigrationPlan {
 
 @Suite struct MainActorMigrationPlanTests {
     @Test func aMainActorPlanCarriesDataFromWillMigrateToDidMigrate() throws {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("OpenSwiftDataMainActorTests-\(UUID().uuidString)").appendingPathComponent("list.store")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpenSwiftDataMainActorTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("list.store")
         do {
             let context = ModelContext(try ModelContainer(for: ChecklistV1.Chore.self, configurations: ModelConfiguration(url: url)))
             context.insert(ChecklistV1.Chore(title: "milk", done: true))

@@ -71,7 +71,9 @@ enum ItemsMigrationPlan: SchemaMigrationPlan {
 }
 
 @Test func aSwift5ModePlanMigratesAStore() throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("swift5-\(UUID().uuidString).store")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OpenSwiftDataSwift5-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("items.store")
     do {
         let context = ModelContext(try ModelContainer(for: ItemSchemaV1.Item.self, configurations: ModelConfiguration(url: url)))
         context.insert(ItemSchemaV1.Item(timestamp: .distantPast))

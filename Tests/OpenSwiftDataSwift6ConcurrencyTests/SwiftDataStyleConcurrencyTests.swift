@@ -102,9 +102,18 @@ private func articles(_ range: Range<Int>, prefix: String = "Article") -> [Artic
 }
 
 private func fileContainer() throws -> ModelContainer {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("OpenSwiftDataSwift6-\(UUID().uuidString)", isDirectory: true)
+    let folder = StoreFolders.root.appendingPathComponent(UUID().uuidString, isDirectory: true)
     return try ModelContainer(for: Article.self, configurations: ModelConfiguration(url: folder.appendingPathComponent("feed.store")))
+}
+
+/// The folder of this test process's stores, removed with everything in it at exit.
+private enum StoreFolders {
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("OpenSwiftDataSwift6-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)", isDirectory: true)
+        atexit { try? FileManager.default.removeItem(at: StoreFolders.root) }
+        return root
+    }()
 }
 
 @Suite struct SwiftDataStyleConcurrencyTests {
