@@ -38,7 +38,9 @@ extension ModelContext {
         }
     }
 
-    /// ``models(of:reusing:_:)`` as `T`, the table's model class.
+    /// The context's objects for the rows of the query's table that `readRows` reads, in the
+    /// order it calls back with them, as `T`, the table's model class; a row with no registered
+    /// model gets one of `spares` while there are any, a new model otherwise.
     func materializeRows<T: PersistentModel>(
         _ query: FetchPlan, reusing spares: inout SpareModels,
         _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
@@ -58,7 +60,7 @@ extension ModelContext {
         }
     }
 
-    /// ``models(of:reusing:_:)`` as `T`, with no spare models.
+    /// ``materializeRows(_:reusing:_:)`` with no spare models.
     func materializeRows<T: PersistentModel>(
         _ query: FetchPlan, _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void
     ) throws -> [T] {
