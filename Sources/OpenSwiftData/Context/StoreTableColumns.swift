@@ -25,11 +25,6 @@ struct StoreTableColumns: ColumnResolving {
         self.storeIdentifier = storeIdentifier
     }
 
-    /// The same table under another name.
-    func aliased(_ alias: String) -> StoreTableColumns {
-        StoreTableColumns(table, qualifier: alias, tables: tables, storeIdentifier: storeIdentifier)
-    }
-
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
         table.storedColumn(for: keyPath).map { column in
             ResolvedColumn(sql: "\(qualifier).\(column.name.quotedDatabaseIdentifier)", codec: column.codec)

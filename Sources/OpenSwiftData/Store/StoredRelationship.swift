@@ -1,5 +1,3 @@
-import GRDB
-
 /// How one relationship of an entity is kept in SQLite.
 ///
 /// - A to-one relationship is an integer column of the entity's table, named after the

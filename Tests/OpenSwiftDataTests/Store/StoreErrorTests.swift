@@ -140,10 +140,10 @@ import Testing
         #expect(error.description.contains("cannot be read as Int"))
     }
 
-    /// Columns read straight into their slots (integers, reals, text, UUIDs) still go through
-    /// their codec when another tool stored something else: a whole number in a real column
-    /// reads as that `Double`, and a UUID blob of the wrong length fails naming the column.
-    @Test func valuesAnotherToolStoredDifferentlyReadThroughTheirCodec() throws {
+    /// Values another tool wrote into columns read straight into their slots: an integer written
+    /// into a real column reads as that `Double`, and a UUID blob of the wrong length, which the
+    /// direct read leaves to the codec, fails naming the row, the column and its length.
+    @Test func valuesAnotherToolWroteReadAsTheirTypeOrFailClearly() throws {
         let url = temporaryStoreURL()
         let id = UUID()
         try writeStore(url, for: Movie.self) { context in

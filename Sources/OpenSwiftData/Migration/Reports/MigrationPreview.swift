@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What opening a container would do to its stores, found by running the whole migration
 /// (custom stages' code included) on copies: one ``MigrationReport`` per store.
