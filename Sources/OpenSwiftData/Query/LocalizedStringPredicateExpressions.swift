@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // `localizedStandardContains(_:)`, `localizedCompare(_:)` and `caseInsensitiveCompare(_:)` in
 // `#Predicate`.

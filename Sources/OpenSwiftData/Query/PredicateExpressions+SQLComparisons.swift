@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // `==`, `!=`, `<`, `<=`, `>`, `>=` and range membership.
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // `&&`, `||`, `!` and conditional expressions (`c ? a : b`, `if … else …`).
 //

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // `??`, optional chaining and `if let` (both arrive as `flatMap`), and `!`.
 //

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // `contains` and `starts(with:)`: membership in a captured collection (`IN`) and substring
 // tests on strings and data.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Turns a Foundation `#Predicate` into an SQLite `WHERE` expression with bound arguments.
 ///

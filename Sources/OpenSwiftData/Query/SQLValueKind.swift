@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How SQLite compares, orders and computes with the values of one Swift type, given how
 /// ``ValueCodec`` stores them; the table is in the DocC article Predicates ("How values

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Tests a migration plan the way its stores will meet it: stores written by each version's
 /// models, migrated (on copies) to the newest version, with the values checked on the way.
