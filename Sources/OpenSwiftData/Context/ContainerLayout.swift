@@ -7,7 +7,16 @@ struct ContainerLayout {
     let planVersions: PlanVersions?
     /// The configurations given, or the default one when none was.
     let configurations: [ModelConfiguration]
-    let stores: [(configuration: ModelConfiguration, schema: Schema)]
+    let stores: [Store]
+
+    /// One configuration's store: the part of the schema it holds, and the container's
+    /// entities it does not hold (another configuration's), which a migration of this store
+    /// leaves alone.
+    struct Store {
+        let configuration: ModelConfiguration
+        let schema: Schema
+        let entitiesElsewhere: Set<String>
+    }
 
     /// - Throws: ``SwiftDataError`` when the models cannot be stored, the plan is broken or does
     ///   not list the models, two configurations name one store, or a configuration names an
@@ -36,12 +45,16 @@ struct ContainerLayout {
 
     /// Each configuration with the part of `schema` its store holds: the entities its own
     /// schema names (every entity when it names none) that no earlier configuration holds.
-    private static func storeSchemas(of configurations: [ModelConfiguration], in schema: Schema) throws -> [(ModelConfiguration, Schema)] {
+    private static func storeSchemas(of configurations: [ModelConfiguration], in schema: Schema) throws -> [Store] {
         var held: Set<String> = []
-        return try configurations.map { configuration in
+        let schemas = try configurations.map { configuration in
             let entityNames = try entityNames(of: configuration, in: schema).filter { !held.contains($0) }
             held.formUnion(entityNames)
-            return (configuration, schema.restricted(to: entityNames))
+            return schema.restricted(to: entityNames)
+        }
+        let all = Set(schema.entities.map(\.name))
+        return zip(configurations, schemas).map { configuration, storeSchema in
+            Store(configuration: configuration, schema: storeSchema, entitiesElsewhere: all.subtracting(storeSchema.entities.map(\.name)))
         }
     }
 

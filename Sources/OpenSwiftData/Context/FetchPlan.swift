@@ -28,6 +28,9 @@ struct FetchPlan {
     init<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
         let layout = ModelLayout.of(T.self)
         let store = try context.store(for: layout)
+        if let problem = context.container.unreadableRelationships.problem(fetching: T.self) {
+            throw SwiftDataError.unknownSchema.explaining("\(T.self) models cannot be fetched: \(problem)")
+        }
         let table = store.tables[layout.entityName]!
         self.store = store
         self.table = table

@@ -44,6 +44,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// read for the first time can be observed without a look at its context.
     static let migratingCount = Atomic<Int>(0)
     private let storeByEntity: [String: SQLiteStore]
+    /// The relationships a fetch of a model class would reach and could not read.
+    let unreadableRelationships: UnreadableRelationships
     /// The identifier each model got at its first save, by the key of the temporary identifier
     /// it had before, for the models whose temporary identifier was handed out.
     private let savedTemporaryIdentifiers = Mutex<[UUID: PersistentIdentifier]>([:])
@@ -145,16 +147,16 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
         var reports: [MigrationReport] = []
-        for (configuration, storeSchema) in layout.stores {
-            let (store, report) = try Self.openStore(
-                configuration, schema: storeSchema, planVersions: layout.planVersions, progress: progress)
+        for storeLayout in layout.stores {
+            let (store, report) = try Self.openStore(storeLayout, planVersions: layout.planVersions, progress: progress)
             stores.append(store)
             reports += report.map { [$0] } ?? []
-            for entity in storeSchema.entities { storeByEntity[entity.name] = store }
+            for entity in storeLayout.schema.entities { storeByEntity[entity.name] = store }
         }
         self.stores = stores
         self.storeByEntity = storeByEntity
         migrationReports = reports
+        unreadableRelationships = UnreadableRelationships(models: Array(schema.layouts.values)) { storeByEntity[$0] }
     }
 
     /// Opens one configuration's store, migrating it first when it needs it; returns the store
@@ -164,9 +166,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// go of again if the store needs migrating), else through a connection that cannot write;
     /// the metadata the migration leaves is what the store then opens with.
     private static func openStore(
-        _ configuration: ModelConfiguration, schema: Schema, planVersions: PlanVersions?,
-        progress: (@Sendable (MigrationProgress) -> Void)?
+        _ layout: ContainerLayout.Store, planVersions: PlanVersions?, progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws -> (SQLiteStore, MigrationReport?) {
+        let (configuration, schema) = (layout.configuration, layout.schema)
         guard !configuration.isStoredInMemoryOnly else {
             return (try SQLiteStore(location: .inMemory, schema: schema, allowsSave: configuration.allowsSave), nil)
         }
@@ -177,7 +179,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         var opened = try SQLiteStore.openExisting(at: url, schema: schema)
         let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: schema.fingerprint)
         guard let stored = recorded, var migration = try MigrationPlanner.migration(
-            of: url, stored: stored, to: schema, versions: planVersions, backingUp: configuration.backsUpBeforeMigrating)
+            of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
+            backingUp: configuration.backsUpBeforeMigrating)
         else {
             return (try opened?.store ?? SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: recorded), nil)
         }
@@ -204,7 +207,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         }
         stores = [store]
         migrationReports = []
-        storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
+        let storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
+        self.storeByEntity = storeByEntity
+        unreadableRelationships = UnreadableRelationships(models: Array(store.schema.layouts.values)) { storeByEntity[$0] }
     }
 
     deinit {
@@ -237,6 +242,15 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// The store holding an entity's rows, and the entity's table there.
     func table(forEntity name: String) -> (store: SQLiteStore, table: TableLayout)? {
         guard let store = storeByEntity[name], let table = store.tables[name] else { return nil }
+        return (store, table)
+    }
+
+    /// The store holding an entity's rows, and the layout reading them as `modelType`, the class
+    /// a relationship declares (see ``SQLiteStore/table(forEntity:readingRowsAs:)``).
+    func table(
+        forEntity name: String, readingRowsAs modelType: any PersistentModel.Type
+    ) throws(SQLiteStore.OtherClassReadRefusal) -> (store: SQLiteStore, table: TableLayout)? {
+        guard let store = storeByEntity[name], let table = try store.table(forEntity: name, readingRowsAs: modelType) else { return nil }
         return (store, table)
     }
 

@@ -278,11 +278,15 @@ extension ModelContext {
 
     /// The store holding `layout`'s entity, when it is this container's model class of it.
     func store(for layout: ModelLayout) throws -> SQLiteStore {
-        guard case let (store, table)? = container.table(forEntity: layout.entityName),
-              table.layout.modelType == layout.modelType
-        else {
+        guard case let (store, table)? = container.table(forEntity: layout.entityName) else {
             throw SwiftDataError.unknownSchema.explaining(
                 "\(String(reflecting: layout.modelType)) is not one of this container's models; create the container with it (or with the VersionedSchema it belongs to)")
+        }
+        guard table.layout.modelType == layout.modelType else {
+            // A model of another version's class of the entity: one inserted by the app, or one
+            // read through a relationship declared with that class, which is read, never written.
+            throw SwiftDataError.unknownSchema.explaining(
+                "\(String(reflecting: layout.modelType)) is not one of this container's models: its \(layout.entityName) is \(String(reflecting: table.layout.modelType)). Models of another class of the entity (such as those a relationship declared with that class reads) can be read, not saved; make the change through a \(String(reflecting: table.layout.modelType)) (fetch it by the model's persistentModelID), or create the container with the VersionedSchema \(String(reflecting: layout.modelType)) belongs to")
         }
         return store
     }

@@ -22,7 +22,9 @@ extension ModelContext {
     /// Loads what `relationship` holds for each of `states` (all of the relationship's entity)
     /// that has not loaded it yet, with one query per 500 models.
     func load(_ relationship: StoredRelationship, of states: [ModelState]) throws {
-        guard case let (destinationStore, destination)? = container.table(forEntity: relationship.destination) else { return }
+        guard let declared = states.first?.layout.properties[relationship.propertyIndex].destination,
+              case let (destinationStore, destination)? = try container.table(forEntity: relationship.destination, readingRowsAs: declared)
+        else { return }
         let query = FetchPlan(store: destinationStore, table: destination, condition: nil, orderBy: nil)
         if relationship.isToOne {
             try prefetchToOne(states, relationship.propertyIndex, query)
@@ -32,7 +34,7 @@ extension ModelContext {
     }
 
     private func prefetchToOne(_ states: [ModelState], _ index: Int, _ query: FetchPlan) throws {
-        let entity = query.table.entity.name
+        let entity = query.table.registryKey
         var missing: [Int64] = []
         for state in states {
             if case .toOne(let rowID)? = RelationshipFault.held(in: state.storedValue(at: index)), registered[entity]?[rowID] == nil {

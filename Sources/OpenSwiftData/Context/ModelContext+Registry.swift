@@ -87,7 +87,7 @@ extension ModelContext {
         _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void, _ body: (any PersistentModel) -> Void
     ) throws {
         try withoutActuallyEscaping(body) { body in
-            try withRegistry(of: query.table.entity.name) { byRowID in
+            try withRegistry(of: query.table.registryKey) { byRowID in
                 try readRows { body(materialize($0, $1, query, registeredIn: &byRowID, reusing: &spares)) }
             }
         }
@@ -105,7 +105,7 @@ extension ModelContext {
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ModelValues, _ query: FetchPlan, as type: T.Type = T.self) -> T {
         var noSpares = SpareModels()
         let model = materialize(
-            rowID, values, query, registeredIn: &registered[query.table.entity.name, default: RowRegistry()], reusing: &noSpares)
+            rowID, values, query, registeredIn: &registered[query.table.registryKey, default: RowRegistry()], reusing: &noSpares)
         guard let typed = model as? T else { Self.wrongClass(T.self, query) }
         return typed
     }

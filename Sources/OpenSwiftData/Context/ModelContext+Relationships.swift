@@ -4,18 +4,21 @@ extension ModelContext {
     /// Loads the models a relationship fault stands for: the registered object of a row when the
     /// context holds one, a new object otherwise. A to-one relationship to a row that no longer
     /// exists reads as empty.
+    ///
+    /// The models are of the class the property declares, which may be another version's class
+    /// of the destination's entity than the container's (read through a layout of its own).
     func resolve(_ fault: RelationshipFault, of state: ModelState, at index: Int) -> Any? {
         let property = state.layout.properties[index]
         guard let destination = property.destination,
-              let relationship = container.table(forEntity: state.layout.entityName)?.table.relationships
-                  .first(where: { $0.propertyIndex == index }),
-              case let (store, destinationTable)? = container.table(forEntity: relationship.destination)
+              let relationship = ownTable(of: state)?.relationships.first(where: { $0.propertyIndex == index })
         else { return property.emptyValue }
-        let query = FetchPlan(store: store, table: destinationTable, condition: nil, orderBy: nil)
         do {
+            guard case let (store, destinationTable)? = try container.table(forEntity: relationship.destination, readingRowsAs: destination)
+            else { return property.emptyValue }
+            let query = FetchPlan(store: store, table: destinationTable, condition: nil, orderBy: nil)
             switch fault {
             case .toOne(let rowID):
-                if let model = registered[destinationTable.entity.name]?[rowID]?.model { return model }
+                if let model = registered[destinationTable.registryKey]?[rowID]?.model { return model }
                 let loaded: [any PersistentModel] = try models(destination, rowIDs: [rowID], query)
                 return loaded.first ?? property.emptyValue
             case .toMany:
@@ -28,6 +31,12 @@ extension ModelContext {
         } catch {
             fatalError("\(state.layout.entityName).\(property.name) could not be loaded from its store: \(error)")
         }
+    }
+
+    /// The layout `state`'s rows are read with: its entity's table, or, for a model of another
+    /// class of the entity than the container's, that class's layout of the table.
+    func ownTable(of state: ModelState) -> TableLayout? {
+        try? container.table(forEntity: state.layout.entityName, readingRowsAs: state.layout.modelType)?.table
     }
 
     /// Inserts the unsaved models that inserted and changed models refer to, makes inverse
@@ -146,7 +155,7 @@ extension ModelContext {
 
     /// The stored relationships of a model's entity, with their delete rules.
     private func relationships(of state: ModelState) -> [StoredRelationship] {
-        container.table(forEntity: state.layout.entityName)?.table.relationships ?? []
+        ownTable(of: state)?.relationships ?? []
     }
 
     /// Checks what the schema requires of relationships before anything is written: every
@@ -154,7 +163,7 @@ extension ModelContext {
     /// minimum and maximum number of models.
     func validatePendingChanges() throws {
         for state in inserted + changed.states where !state.layout.relationshipIndices.isEmpty {
-            guard let table = container.table(forEntity: state.layout.entityName)?.table else { continue }
+            guard let table = ownTable(of: state) else { continue }
             for stored in table.relationships {
                 let property = state.layout.properties[stored.propertyIndex]
                 let relationship = stored.relationship

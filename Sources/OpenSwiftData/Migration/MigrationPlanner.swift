@@ -12,12 +12,15 @@ enum MigrationPlanner {
     /// - Parameters:
     ///   - stored: the store's metadata, read once by the caller.
     ///   - versions: the app's plan, checked once per container; `nil` without a plan.
+    ///   - entitiesElsewhere: the container's entities this store does not hold (another
+    ///     configuration's); empty when it holds them all.
     ///   - backingUp: whether the configuration allows a copy before a migration that can drop
     ///     or rewrite stored values.
     /// - Throws: ``SwiftDataError`` naming the store, the versions and the fix, when the
     ///   migration would be refused.
     static func migration(
-        of url: URL, stored: StoreMetadata, to target: Schema, versions: PlanVersions?, backingUp: Bool
+        of url: URL, stored: StoreMetadata, to target: Schema, versions: PlanVersions?, entitiesElsewhere: Set<String>,
+        backingUp: Bool
     ) throws -> PlannedMigration? {
         // A store with the models' structure is up to date, unless a plan's version of the same
         // structure is still to be recorded: custom stages between its version and the models'
@@ -26,7 +29,9 @@ enum MigrationPlanner {
         let recordsTargetVersion = versions == nil || stored.versionIdentifier == target.version.description
         if stored.fingerprint == target.fingerprint, recordsTargetVersion { return nil }
         let store = "the store \(url.path)"
-        let steps = try self.steps(stored: stored, target: target, versions: versions, store: store, backingUp: backingUp)
+        let steps = try self.steps(
+            stored: stored, target: target, versions: versions, entitiesElsewhere: entitiesElsewhere, store: store,
+            backingUp: backingUp)
         let migration = PlannedMigration(
             url: url, stored: stored, target: target, steps: steps, dropsRemovedEntities: versions != nil,
             backsUp: backingUp && !steps.allSatisfy(\.keepsEveryStoredValue))
@@ -38,8 +43,8 @@ enum MigrationPlanner {
     }
 
     private static func steps(
-        stored metadata: StoreMetadata, target: Schema, versions plan: PlanVersions?, store: String,
-        backingUp: Bool
+        stored metadata: StoreMetadata, target: Schema, versions plan: PlanVersions?, entitiesElsewhere: Set<String>,
+        store: String, backingUp: Bool
     ) throws -> [MigrationStep] {
         let stored = try metadata.schema()
         guard let plan else {
@@ -51,9 +56,8 @@ enum MigrationPlanner {
                 from: stored, to: target, fromName: "the stored schema \(stored.version)",
                 toName: "the current models \(target.version)", willMigrate: nil, didMigrate: nil)]
         }
-        // A store holding some of the container's entities (one of several configurations)
-        // goes through the plan's versions restricted to those entities.
-        let planVersions = plan.restricted(to: target.entities.map(\.name))
+        let planVersions = plan.restricted(to: entitiesOfThisStore(
+            in: plan, target: target, stored: stored, entitiesElsewhere: entitiesElsewhere))
         let versions = planVersions.versions
         guard let targetIndex = planVersions.index(of: target) else {
             let nearest = planVersions.nearest(to: target.entities)
@@ -107,6 +111,25 @@ enum MigrationPlanner {
                 willMigrate: willMigrate, didMigrate: didMigrate))
         }
         return steps
+    }
+
+    /// The entities of the plan's versions that the store holds, whichever version it is at.
+    ///
+    /// A version's entities are not the store's: a newer version may no longer list an entity
+    /// an older one stored (dropped, or its class renamed without `originalName`), and the
+    /// store must still be recognised as the older version, to drop it. A store holding every
+    /// entity of the container holds every entity of every version. A store holding some (one
+    /// of several configurations) holds the entities its configuration names and, of the others,
+    /// the ones it records that the container does not hold elsewhere; an entity that only
+    /// versions between the store's and the newest list belongs to no such store, and the
+    /// plan's steps there change no table of it.
+    private static func entitiesOfThisStore(
+        in plan: PlanVersions, target: Schema, stored: Schema, entitiesElsewhere: Set<String>
+    ) -> Set<String> {
+        guard !entitiesElsewhere.isEmpty else {
+            return Set(plan.versions.flatMap { $0.schema.entities.map(\.name) })
+        }
+        return Set(target.entities.map(\.name)).union(stored.entities.map(\.name)).subtracting(entitiesElsewhere)
     }
 
     /// The version a store is at: among the versions with its structure, the one it records,

@@ -38,7 +38,7 @@ struct PlanVersions {
     }
 
     /// The versions with only the entities one store holds (one of several configurations).
-    func restricted(to entityNames: [String]) -> PlanVersions {
+    func restricted(to entityNames: Set<String>) -> PlanVersions {
         PlanVersions(plan: plan, versions: versions.map {
             Version(type: $0.type, schema: $0.schema.restricted(to: entityNames))
         })

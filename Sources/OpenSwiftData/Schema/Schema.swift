@@ -89,10 +89,23 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     /// The schema of the entities named (and those their relationships reach), under the same
     /// version: what one of several configurations stores. The schema itself when it names
     /// every entity.
-    func restricted(to entityNames: [String]) -> Schema {
-        let names = Set(entityNames)
+    ///
+    /// The entities are this schema's own, not rebuilt from their classes: a class reached
+    /// through a relationship may be another version's class of an entity's name (a model a
+    /// version takes from an older one through a typealias), and rebuilding would let it stand
+    /// for the entity instead of the class the version lists.
+    func restricted<Names: Sequence<String>>(to entityNames: Names) -> Schema {
+        var names = Set(entityNames)
+        var pending = Array(names)
+        while let name = pending.popLast() {
+            for relationship in entitiesByName[name]?.relationshipsInOrder ?? [] where names.insert(relationship.destination).inserted {
+                pending.append(relationship.destination)
+            }
+        }
         if entities.allSatisfy({ names.contains($0.name) }) { return self }
-        return Schema(entities.filter { names.contains($0.name) }.compactMap { layouts[$0.name]?.modelType }, version: version)
+        return Schema(
+            entities: entities.filter { names.contains($0.name) }, layouts: layouts.filter { names.contains($0.key) },
+            problems: problems, version: version)
     }
 
     private init(entities: [Entity], layouts: [String: ModelLayout], problems: [String], version: Version) {

@@ -23,6 +23,9 @@ struct RowDecoder {
         case toMany
         /// Nothing in the row: an `.externalStorage` attribute, loaded on first access.
         case none
+        /// A property the stored entity does not have (the rows are read as another version's
+        /// class of the entity): its entry in `fixedValues`, its declared default or no value.
+        case fixed
         /// The value the decoder of another layout (`sharingValuesOf`) read from the same row
         /// for its property at this index: a primitive value of the same declared type.
         case shared(Int)
@@ -69,8 +72,9 @@ struct RowDecoder {
     /// Kept free of any value that needs copying (no `Any`, no strong reference), so reading
     /// a source in the per-column loop is a plain load.
     let sources: ContiguousArray<Source>
-    /// What each to-one relationship holds when its key is `NULL`, by property index.
-    private let emptyValues: [Any]
+    /// By property index, what a to-one relationship holds when its key is `NULL`, and what a
+    /// property the stored entity lacks holds (``Source/fixed``).
+    private let fixedValues: [Any]
     private let codecs: [ValueCodec]
     /// Where the values sit.
     private let slots: ValueSlots
@@ -85,10 +89,12 @@ struct RowDecoder {
     ///   - other: the layout of the same table whose values ``values(of:sharing:)`` is given,
     ///     read from the same row: a column both read into a property of the same primitive
     ///     type is taken from there instead of decoded again.
+    ///   - readsAnotherClass: whether `layout` is another class of the entity than the one the
+    ///     rows were written with, whose properties the entity lacks are ``Source/fixed``.
     /// - Returns: `nil` when a column the values are read from is not among `selectedColumns`.
     init?(
         entity: Schema.Entity, layout: ModelLayout, columns: [TableLayout.Column], relationships: [StoredRelationship],
-        selectedColumns: [String], sharingValuesOf other: TableLayout? = nil
+        selectedColumns: [String], sharingValuesOf other: TableLayout? = nil, readsAnotherClass: Bool = false
     ) {
         entityName = entity.name
         propertyNames = layout.properties.map(\.name)
@@ -114,10 +120,18 @@ struct RowDecoder {
         for relationship in relationships where !relationship.isToOne {
             sources[relationship.propertyIndex] = .toMany
         }
+        if readsAnotherClass {
+            let stored = Set(entity.storedProperties.map(\.name))
+            for (index, property) in layout.properties.enumerated() where !stored.contains(property.name) {
+                sources[index] = .fixed
+            }
+        }
         self.sources = sources
         codecs = columns.map(\.codec)
         slots = layout.valueSlots
-        emptyValues = layout.properties.map { ModelState.slot($0.emptyValue) }
+        fixedValues = layout.properties.map { property in
+            ModelState.slot(property.isRelationship ? property.emptyValue : property.defaultValue ?? property.emptyValue)
+        }
     }
 
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
@@ -133,11 +147,13 @@ struct RowDecoder {
             case .column(let column, let unowned):
                 try read(row, at: column, as: unowned, into: &values, at: index)
             case .foreignKey(let column):
-                values[index] = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? emptyValues[index]
+                values[index] = row.int64(at: column).map { RelationshipFault.toOne($0) } ?? fixedValues[index]
             case .toMany:
                 values[index] = RelationshipFault.toMany
             case .none:
                 break
+            case .fixed:
+                values[index] = fixedValues[index]
             case .shared(let sharedIndex):
                 values[index] = sharedValues[sharedIndex]
             }

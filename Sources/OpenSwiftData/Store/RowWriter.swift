@@ -273,8 +273,25 @@ struct RowWriter {
         return rowID.databaseValue
     }
 
+    /// Deletes the join rows of an inserted model's to-many relationships that its value is
+    /// written over: those of the row an insert updated through a unique constraint. Run for
+    /// every inserted model before any of their relationships are written, so that a side whose
+    /// value does not hold the other (one declared with another version's class, which cannot
+    /// hold this container's models) never deletes the join row the other side wrote.
+    mutating func clearJoinRows(ofInserted state: ModelState) throws {
+        guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
+        for relationship in try table(of: state).relationships {
+            guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage,
+                  !RelationshipFault.isFault(state.storedValue(at: relationship.propertyIndex))
+            else { continue }
+            try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
+                .execute(arguments: [rowID])
+        }
+    }
+
     /// Writes the to-one keys and join rows of a model; for an updated model only those of
-    /// relationships it changed.
+    /// relationships it changed. An inserted model's join rows were cleared first
+    /// (``clearJoinRows(ofInserted:)``).
     mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
         guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         let table = try table(of: state)
@@ -293,8 +310,10 @@ struct RowWriter {
                 break
             case .joinTable(let joinTable, let ownColumn, let otherColumn):
                 let quotedTable = joinTable.quotedDatabaseIdentifier
-                try db.cachedStatement(sql: "DELETE FROM \(quotedTable) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
-                    .execute(arguments: [rowID])
+                if onlyChanged {
+                    try db.cachedStatement(sql: "DELETE FROM \(quotedTable) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
+                        .execute(arguments: [rowID])
+                }
                 let insert = try db.cachedStatement(
                     sql: "INSERT OR IGNORE INTO \(quotedTable) (\(ownColumn.quotedDatabaseIdentifier), \(otherColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
                 for related in state.relatedModels(in: value, at: relationship.propertyIndex) {

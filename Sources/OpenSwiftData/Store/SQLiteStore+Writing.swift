@@ -70,6 +70,9 @@ extension SQLiteStore {
                     saved.insertedRowIDs.append(try writer.insert(state))
                 }
                 for state in changes.inserted {
+                    try writer.clearJoinRows(ofInserted: state)
+                }
+                for state in changes.inserted {
                     try writer.writeRelationships(of: state, onlyChanged: false)
                 }
                 for state in changes.updated {

@@ -20,6 +20,9 @@ final class SQLiteStore: Sendable {
     let schema: Schema
     let isReadOnly: Bool
     let tables: [String: TableLayout]
+    /// The layouts reading an entity's rows as another class of its name, by class, made as
+    /// relationships declared with those classes are first read.
+    private let otherClassTables = Mutex<[ObjectIdentifier: TableLayout]>([:])
     private let connection: Connection
     private let statementCounter: StatementCounter
 
@@ -193,6 +196,28 @@ final class SQLiteStore: Sendable {
         statementCounter = StatementCounter()
         connection = .migration(UncheckedSendable(db))
         tables = Self.tables(of: schema, storedNames: storedNames)
+    }
+
+    /// The layout reading the rows of entity `name` as `modelType`: the entity's table when that
+    /// is the store's class of the entity, else one made once for the class
+    /// (``TableLayout/readingRows(of:as:schema:)``); `nil` when the store has no such entity.
+    ///
+    /// - Throws: ``OtherClassReadRefusal`` naming each property the rows cannot give a value.
+    func table(forEntity name: String, readingRowsAs modelType: any PersistentModel.Type) throws(OtherClassReadRefusal) -> TableLayout? {
+        guard let table = tables[name] else { return nil }
+        if table.layout.modelType == modelType { return table }
+        let key = ObjectIdentifier(modelType)
+        if let made = otherClassTables.withLock({ $0[key] }) { return made }
+        let (made, problems) = TableLayout.readingRows(of: table.entity, as: ModelLayout.of(modelType), schema: schema)
+        guard let made else { throw OtherClassReadRefusal(storeClass: table.layout.modelType, problems: problems) }
+        return otherClassTables.withLock { $0[key, default: made] }
+    }
+
+    /// Why a store's rows of an entity cannot be read as another class of the entity's name.
+    struct OtherClassReadRefusal: Error {
+        /// The class the store was opened with for the entity.
+        let storeClass: any PersistentModel.Type
+        let problems: [String]
     }
 
     /// Whether the store is a migration's, over its transaction.

@@ -52,11 +52,19 @@ final class TableLayout: @unchecked Sendable {
     /// The to-one relationships, whose key columns follow the attribute columns.
     let foreignKeys: [StoredRelationship]
 
-    /// - Parameter storedName: the table's name when it is not the entity's: a migration reads
-    ///   the old version of a rebuilt table under another name.
-    init(entity: Schema.Entity, layout: ModelLayout, schema: Schema, storedName: String? = nil) {
+    /// What a context registers the table's models under: the entity's name, or, for a layout
+    /// reading the rows as another class of the entity (``readingRows(of:as:schema:)``), a key
+    /// of its own, so that each class has one object per row.
+    let registryKey: String
+
+    /// - Parameters:
+    ///   - storedName: the table's name when it is not the entity's: a migration reads the old
+    ///     version of a rebuilt table under another name.
+    ///   - registryKey: see ``registryKey``; the entity's name when `nil`.
+    init(entity: Schema.Entity, layout: ModelLayout, schema: Schema, storedName: String? = nil, registryKey: String? = nil) {
         self.entity = entity
         self.layout = layout
+        self.registryKey = registryKey ?? entity.name
         var columns: [Column] = []
         var externalColumns: [Column] = []
         for attribute in entity.attributesInOrder {
@@ -89,7 +97,8 @@ final class TableLayout: @unchecked Sendable {
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Self.placeholders(names.count)))"
         upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
         rowDecoder = RowDecoder(
-            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns)!
+            entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns,
+            readsAnotherClass: registryKey != nil)!
     }
 
     /// Reads this table's model values from the rows `other` fetches, when `other` is a layout

@@ -87,16 +87,19 @@ extension ModelContainer {
             return MigrationPreview(stores: [], refusal: error.explanation ?? "\(error)")
         }
         var reports: [MigrationReport] = []
-        for (configuration, storeSchema) in layout.stores where !configuration.isStoredInMemoryOnly && configuration.allowsSave {
+        for store in layout.stores where !store.configuration.isStoredInMemoryOnly && store.configuration.allowsSave {
             reports.append(try previewMigration(
-                of: configuration.url, to: storeSchema, versions: layout.planVersions, backingUp: configuration.backsUpBeforeMigrating))
+                of: store.configuration.url, to: store.schema, versions: layout.planVersions,
+                entitiesElsewhere: store.entitiesElsewhere, backingUp: store.configuration.backsUpBeforeMigrating))
         }
         return MigrationPreview(stores: reports, refusal: nil)
     }
 
     /// The report of the migration of one store, run on a copy made in a temporary folder that
     /// is removed afterwards.
-    static func previewMigration(of url: URL, to target: Schema, versions: PlanVersions?, backingUp: Bool) throws -> MigrationReport {
+    static func previewMigration(
+        of url: URL, to target: Schema, versions: PlanVersions?, entitiesElsewhere: Set<String>, backingUp: Bool
+    ) throws -> MigrationReport {
         guard FileManager.default.fileExists(atPath: url.path) else {
             return MigrationReport(storeURL: url, storeVersion: "none (a new store would be created)", targetVersion: target.version.description)
         }
@@ -119,7 +122,9 @@ extension ModelContainer {
         do {
             // Planned with the configuration's backup setting, which some refusals depend on,
             // but no copy of the copy is taken: the user's file stays as it was.
-            if var migration = try MigrationPlanner.migration(of: copy, stored: stored, to: target, versions: versions, backingUp: backingUp) {
+            if var migration = try MigrationPlanner.migration(
+                of: copy, stored: stored, to: target, versions: versions, entitiesElsewhere: entitiesElsewhere,
+                backingUp: backingUp) {
                 migration.backsUp = false
                 migration.isDryRun = true
                 _ = try MigrationExecutor.run(migration, report: &report)
