@@ -173,3 +173,54 @@ enum JournalV1OnlyPlan: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [JournalV1.self] }
     static var stages: [MigrationStage] { [] }
 }
+
+// The journal's synced store also kept scraps in version 1; version 2 drops them.
+
+enum ScrapJournalV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [JournalV1.Note.self, JournalV1.Draft.self, Scrap.self] }
+
+    @Model final class Scrap {
+        var words: String
+        init(words: String) { self.words = words }
+    }
+}
+
+enum ScrapJournalV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [JournalV2.Note.self, JournalV2.Draft.self] }
+}
+
+enum ScrapJournalPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ScrapJournalV1.self, ScrapJournalV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: ScrapJournalV1.self, toVersion: ScrapJournalV2.self)] }
+}
+
+extension SeveralStoresMigrationTests {
+    @Test func aStoreOfSeveralLosesOnlyTheEntityItHeldThatTheNewVersionDrops() throws {
+        let folder = temporaryStoreURL().deletingLastPathComponent()
+        let synced = folder.appendingPathComponent("synced.store")
+        let local = folder.appendingPathComponent("local.store")
+        do {
+            let context = ModelContext(try ModelContainer(
+                for: Schema(versionedSchema: ScrapJournalV1.self),
+                configurations: ModelConfiguration("synced", schema: Schema([JournalV1.Note.self, ScrapJournalV1.Scrap.self]), url: synced),
+                ModelConfiguration("local", schema: Schema([JournalV1.Draft.self]), url: local)))
+            context.insert(JournalV1.Note(text: "milk"))
+            context.insert(JournalV1.Draft(body: "dear Ada"))
+            context.insert(ScrapJournalV1.Scrap(words: "torn"))
+            try context.save()
+        }
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: ScrapJournalV2.self), migrationPlan: ScrapJournalPlan.self,
+            configurations: ModelConfiguration("synced", schema: Schema([JournalV2.Note.self]), url: synced),
+            ModelConfiguration("local", schema: Schema([JournalV2.Draft.self]), url: local))
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<JournalV2.Note>()).map(\.text) == ["milk"])
+        #expect(try context.fetch(FetchDescriptor<JournalV2.Draft>()).map(\.body) == ["dear Ada"])
+        #expect(try tables(synced) == ["Note"])
+        #expect(try tables(local) == ["Draft"])
+        #expect(try recordedVersion(synced) == "2.0.0")
+        #expect(try recordedVersion(local) == "2.0.0")
+    }
+}

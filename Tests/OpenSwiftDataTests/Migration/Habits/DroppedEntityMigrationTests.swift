@@ -115,6 +115,21 @@ import Testing
         #expect(try storeFiles(url) == before)
     }
 
+    @Test func theMigrationTesterFollowsDroppedEntities() throws {
+        // Every version's store reaches the newest; a dropped entity that no version declares
+        // again is no loss of what the app still declares.
+        let weights = try MigrationTester(for: WeightsPlan.self).verifyEveryPath(sampleRowsPerEntity: 5)
+        #expect(weights.count == 2)
+        // Version 1's streaks are dropped by version 2 and version 3 declares the entity again:
+        // the tester names the rows lost on the way.
+        let error = try #require(throws: MigrationVerificationError.self) {
+            try MigrationTester(for: HabitsPlan.self).verifyEveryPath(sampleRowsPerEntity: 5)
+        }
+        #expect(error.problems.map(\.description) == [
+            "HabitsV1 (1.0.0): Streak: 5 of the 5 rows stored by HabitsV1 (1.0.0) are lost: HabitsV2 (2.0.0) drops the entity and a later version declares it again. Keep the entity in HabitsV2 (2.0.0), or carry its rows over in a custom stage",
+        ])
+    }
+
     @Test func aStoreOfAnUneditedVersionIsNotTakenForAnEditedOne() throws {
         // Version 2 of the shelf lists version 1's book through a typealias: a store version 2
         // wrote is at version 2 as it shipped, so opening it again migrates and logs nothing.
