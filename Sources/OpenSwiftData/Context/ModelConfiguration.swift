@@ -38,6 +38,13 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
     /// worth, for a large store you can rebuild.
     public var backsUpBeforeMigrating = true
 
+    /// How long, in seconds, opening the store waits for another process that holds its write
+    /// lock (most likely migrating it: the app, one of its extensions, another server) before
+    /// it gives up; 10 minutes unless set. A container that waited opens the store as the
+    /// other process's migration left it, reporting
+    /// ``MigrationProgress/Phase/waitingForAnotherProcess`` meanwhile. OpenSwiftData's addition.
+    public var migrationWaitTimeout: TimeInterval = 600
+
     public var id: URL { url }
 
     /// The folder stores go to when no URL is given.

@@ -178,7 +178,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         }
         var opened = try SQLiteStore.openExisting(at: url, schema: schema)
         let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: schema.fingerprint)
-        guard let stored = recorded, var migration = try MigrationPlanner.migration(
+        guard let stored = recorded, let migration = try MigrationPlanner.migration(
             of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
             backingUp: configuration.backsUpBeforeMigrating)
         else {
@@ -187,9 +187,18 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         // Let go of before the migration: its last connection to close removes the write-ahead
         // log that opening placed.
         opened = nil
-        migration.progress = progress
-        var report = MigrationReport(storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: schema.version.description)
-        let migrated = try MigrationExecutor.run(migration, report: &report)
+        // Decided again under the store's write lock, from the metadata read then: another
+        // process may be migrating the store right now, and this one opens what it leaves.
+        var report: MigrationReport?
+        let migrated = try MigrationExecutor.run(
+            storeAt: url, waitingUpTo: configuration.migrationWaitTimeout, progress: progress,
+            expected: (migration.steps.first?.fromName ?? stored.versionIdentifier, migration.steps.last?.toName ?? schema.version.description),
+            report: &report
+        ) { stored in
+            try MigrationPlanner.migration(
+                of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
+                backingUp: configuration.backsUpBeforeMigrating)
+        }
         return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated), report)
     }
 

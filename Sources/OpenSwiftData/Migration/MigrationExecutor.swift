@@ -3,27 +3,86 @@ import GRDB
 import Logging
 
 /// Brings a store file to the structure of the schema a container opens it with, in one
-/// transaction: every step of the plan, its custom stages' closures and the store's new
-/// metadata are committed together or not at all.
+/// transaction that holds the store's write lock: every step of the plan, its custom stages'
+/// closures and the store's new metadata are committed together or not at all, and the
+/// decision to migrate is made after the lock is taken, so that of several processes opening
+/// the store at once exactly one migrates it and the others open what it left.
 ///
 /// Before a migration that can drop or rewrite stored values (see
-/// `MigrationStep.keepsEveryStoredValue`) it copies the store beside itself as `<file>.backup`
-/// (replacing an older backup), unless the configuration's `backsUpBeforeMigrating` is `false`.
+/// `MigrationStep.keepsEveryStoredValue`) it copies the store beside itself, under the lock and
+/// under a name of its own, which becomes `<file>.backup` (replacing an older backup) once the
+/// migration has committed, unless the configuration's `backsUpBeforeMigrating` is `false`.
 /// If a stage throws, a constraint fails or the process dies, the store is left exactly as it
 /// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
 /// table.
 enum MigrationExecutor {
-    /// Runs a planned migration and returns the metadata the store records after it; `report`
-    /// gets each step as it runs (those before a failure included).
+    /// Brings the store at `url` up to date while holding its write lock, and returns the
+    /// metadata it records after (the migration's, or the one found if no migration was
+    /// needed). `plan` decides the migration from the metadata read once the lock is taken:
+    /// another process may have migrated the store while this one waited for it. `report`
+    /// gets the migration's steps as they run (those before a failure included); made here
+    /// when it is `nil`, and left `nil` when no migration was needed.
     ///
-    /// - Throws: ``SwiftDataError`` when a step is refused by what the rows hold, a stage's
-    ///   closure throws, or SQLite fails; the store is then as it was.
-    static func run(_ migration: PlannedMigration, report: inout MigrationReport) throws -> StoreMetadata {
+    /// - Parameters:
+    ///   - wait: how long to wait for another process holding the lock.
+    ///   - progress: where the app follows the migration, and the wait for another process's.
+    ///   - expected: the versions the migration was planned for before the lock was taken, for
+    ///     the progress reported while waiting.
+    /// - Throws: ``SwiftDataError`` when `plan` refuses, a step is refused by what the rows
+    ///   hold, a stage's closure throws, the lock is not free in time, or SQLite fails; the store
+    ///   is then as it was.
+    static func run(
+        storeAt url: URL, waitingUpTo wait: TimeInterval, progress: (@Sendable (MigrationProgress) -> Void)?,
+        expected: (from: String, to: String), report: inout MigrationReport?,
+        plan: (StoreMetadata) throws -> PlannedMigration?
+    ) throws -> StoreMetadata {
+        let whileWaiting = progress.map { progress in
+            { (_: TimeInterval) in
+                progress(MigrationProgress(
+                    storeURL: url, step: 0, stepCount: 0, fromVersion: expected.from, toVersion: expected.to,
+                    phase: .waitingForAnotherProcess, entity: nil, rowsDone: 0, rowsTotal: 0))
+            }
+        }
+        var pendingBackup: URL?
+        var runReport = report
+        defer { report = runReport }
+        do {
+            let metadata = try MigrationConnection.withWriteLock(at: url, waitingUpTo: wait, whileWaiting: whileWaiting) { db in
+                guard let stored = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "the store \(url.path) no longer has its metadata (another process emptied or replaced the file); it was left as it is")
+                }
+                guard var migration = try plan(stored) else { return (stored, false) }
+                migration.progress = progress
+                if runReport == nil {
+                    runReport = MigrationReport(
+                        storeURL: url, storeVersion: stored.versionIdentifier, targetVersion: migration.target.version.description)
+                }
+                if migration.backsUp { pendingBackup = try MigrationConnection.backUp(storeAt: url) }
+                return (try run(migration, in: db, report: &runReport!), true)
+            }
+            if let pendingBackup {
+                try MigrationConnection.keep(backup: pendingBackup, of: url)
+                runReport?.backupURL = MigrationConnection.backupURL(of: url)
+            }
+            return metadata
+        } catch {
+            if let pendingBackup { try? FileManager.default.removeItem(at: pendingBackup) }
+            if error is SwiftDataError { throw error }
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
+        }
+    }
+
+    /// Runs a planned migration in `db`'s transaction, which holds the store's write lock, and
+    /// returns the metadata the store records after it; `report` gets each step as it runs.
+    private static func run(_ migration: PlannedMigration, in db: Database, report: inout MigrationReport) throws -> StoreMetadata {
         let url = migration.url
         let store = migration.storeDescription
         let after = try StoreMetadata(storeIdentifier: migration.stored.storeIdentifier, schema: migration.target)
+        try MigrationHistory.createTable(in: db)
         if migration.steps.isEmpty {
-            try MigrationConnection.inTransaction(at: url, backingUp: false) { db in try after.write(to: db) }
+            try after.write(to: db)
             migrationLog.debug("\(store) now records version \(migration.target.version), whose structure it has")
             return after
         }
@@ -45,25 +104,15 @@ enum MigrationExecutor {
         }
         let started = Date()
         let restructurings = try migration.restructurings
-        do {
-            try MigrationConnection.inTransaction(at: url, backingUp: migration.backsUp) { db in
-                let progress = migration.progress.map { MigrationProgressReporter(storeURL: url, stepCount: migration.steps.count, report: $0) }
-                for (index, (step, restructuring)) in zip(migration.steps, restructurings).enumerated() {
-                    try run(
-                        step, number: index + 1, restructuring, db, url: url, identifier: migration.stored.storeIdentifier,
-                        report: &report, progress: progress)
-                }
-                // The store records the schema and version it now has once, after the last step.
-                try after.write(to: db)
-            }
-        } catch let error as SwiftDataError {
-            throw error
-        } catch {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the migration of \(url.path) failed and was rolled back, so the store is as it was: \(error)")
+        let progress = migration.progress.map { MigrationProgressReporter(storeURL: url, stepCount: migration.steps.count, report: $0) }
+        for (index, (step, restructuring)) in zip(migration.steps, restructurings).enumerated() {
+            try run(
+                step, number: index + 1, restructuring, db, url: url, identifier: migration.stored.storeIdentifier,
+                report: &report, progress: progress)
         }
+        // The store records the schema and version it now has once, after the last step.
+        try after.write(to: db)
         migrationLog.debug("migrated \(url.path) through \(migration.steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
-        if migration.backsUp { report.backupURL = MigrationConnection.backupURL(of: url) }
         return after
     }
 

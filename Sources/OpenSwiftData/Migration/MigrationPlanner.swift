@@ -52,6 +52,13 @@ enum MigrationPlanner {
                 throw SwiftDataError.backwardMigration.explaining(
                     "\(store) was written by version \(stored.version) of the schema, newer than this app's \(target.version); it was left untouched. Update the app")
             }
+            // The app's plan may have a custom stage between the store's version and these
+            // models, which only a process with the plan can run: a plan-less container (an
+            // extension, often) never steps a versioned store over it.
+            if metadata.isVersioned || target.isVersioned {
+                throw SwiftDataError.unknownSchema.explaining(
+                    "\(store) records version \(metadata.versionIdentifier) of versioned models, and its structure differs from the models it is opened with (\(SchemaComparison(from: stored.entities, to: target.entities))). Without the app's migration plan a container opens such a store only once it has the models' structure, so that no custom stage of the plan is stepped over; it was left untouched. Open it with the app's SchemaMigrationPlan (ModelContainer(for:migrationPlan:configurations:)); an app extension should open the store once the app has migrated it")
+            }
             return [MigrationStep(
                 from: stored, to: target, fromName: "the stored schema \(stored.version)",
                 toName: "the current models \(target.version)", willMigrate: nil, didMigrate: nil)]

@@ -29,5 +29,6 @@ extension Schema {
     /// - Parameter versionedSchema: the version whose models the schema holds.
     public convenience init(versionedSchema: any VersionedSchema.Type) {
         self.init(versionedSchema.models, version: versionedSchema.versionIdentifier)
+        isVersioned = true
     }
 }

@@ -23,6 +23,10 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
 
     /// The model class behind each entity, by entity name; empty for a decoded schema.
     let layouts: [String: ModelLayout]
+    /// Whether the schema is a `VersionedSchema`'s, or the version of a migration plan its
+    /// models match: a store written with it is then migrated only through the app's plan.
+    /// Set only as the schema is made.
+    var isVersioned = false
     /// What is wrong with the models, found while building the schema; opening a container with
     /// the schema throws them.
     let problems: [String]
@@ -83,7 +87,9 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     /// The same entities and models under another version: the version of a migration plan
     /// that the models match, which a store then records.
     func withVersion(_ version: Version) -> Schema {
-        Schema(entities: entities, layouts: layouts, problems: problems, version: version)
+        let versioned = Schema(entities: entities, layouts: layouts, problems: problems, version: version)
+        versioned.isVersioned = true
+        return versioned
     }
 
     /// The schema of the entities named (and those their relationships reach), under the same
@@ -103,9 +109,11 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
             }
         }
         if entities.allSatisfy({ names.contains($0.name) }) { return self }
-        return Schema(
+        let restricted = Schema(
             entities: entities.filter { names.contains($0.name) }, layouts: layouts.filter { names.contains($0.key) },
             problems: problems, version: version)
+        restricted.isVersioned = isVersioned
+        return restricted
     }
 
     private init(entities: [Entity], layouts: [String: ModelLayout], problems: [String], version: Version) {

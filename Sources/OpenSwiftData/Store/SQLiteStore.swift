@@ -23,6 +23,9 @@ final class SQLiteStore: Sendable {
     /// The layouts reading an entity's rows as another class of its name, by class, made as
     /// relationships declared with those classes are first read.
     private let otherClassTables = Mutex<[ObjectIdentifier: TableLayout]>([:])
+    /// The file's schema cookie (`PRAGMA schema_version`, which every change to a table bumps)
+    /// when the store's tables were last known to be the schema's; -1 before it is read.
+    private let knownSchemaVersion = Atomic<Int>(-1)
     private let connection: Connection
     private let statementCounter: StatementCounter
 
@@ -86,6 +89,12 @@ final class SQLiteStore: Sendable {
                     connection = .pool(pool)
                     identifier = try existing?.storeIdentifier ?? Self.create(in: pool, schema: schema, tables: tables)
                 }
+                // The file as this store now knows it: another process may migrate it later.
+                try read { db in
+                    let schemaVersion = try Self.schemaVersion(db)
+                    try checkStructure(db, url: url)
+                    knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
+                }
             }
         } catch let error as SwiftDataError {
             throw error
@@ -143,15 +152,20 @@ final class SQLiteStore: Sendable {
             throw openError(url, error)
         }
         let metadata: StoreMetadata?
+        let schemaVersion: Int
         do {
-            metadata = try pool.read { db in try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint) }
+            (metadata, schemaVersion) = try pool.read { db in
+                (try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint), try Self.schemaVersion(db))
+            }
         } catch {
             // Let go of, not closed: `DatabasePool.close()` closes the writer first, and a
             // read-only reader closing last would leave the write-ahead log behind.
             throw (error as? SwiftDataError) ?? openError(url, error)
         }
         guard let metadata else { return nil }
-        return (SQLiteStore(url: url, schema: schema, pool: pool, identifier: metadata.storeIdentifier, statementCounter: statementCounter), metadata)
+        let store = SQLiteStore(url: url, schema: schema, pool: pool, identifier: metadata.storeIdentifier, statementCounter: statementCounter)
+        store.knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
+        return (store, metadata)
     }
 
     /// Whether the file at `url` is an SQLite database in WAL mode (its header's read and
@@ -248,13 +262,46 @@ final class SQLiteStore: Sendable {
         case migration(UncheckedSendable<Database>)
     }
 
+    /// Runs `body` in one read transaction. On a file, the transaction first checks that no
+    /// other process migrated the store since it was opened (``checkNotMigratedElsewhere(_:)``).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         switch connection {
         case .memory(let database): try database.read(body)
-        case .pool(let pool): try pool.read(body)
-        case .readOnly(let readers, _): try readers.read(body)
+        case .pool(let pool): try pool.read { db in try checkNotMigratedElsewhere(db); return try body(db) }
+        case .readOnly(let readers, _): try readers.read { db in try checkNotMigratedElsewhere(db); return try body(db) }
         case .migration(let db): try body(db.value)
         }
+    }
+
+    /// The file's schema cookie, which SQLite bumps with every change to a table or index.
+    private static func schemaVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
+    }
+
+    /// Throws when another process has migrated the file since the store was opened: its
+    /// tables may then have other columns than the ones every statement of the store names,
+    /// and a read would decode rows with the wrong columns, a save write the old shape. Called
+    /// in every read and write transaction on a file, where it costs one pragma while the
+    /// schema cookie is the one known; when the cookie changed, the recorded schema decides.
+    private func checkNotMigratedElsewhere(_ db: Database) throws {
+        let known = knownSchemaVersion.load(ordering: .relaxed)
+        guard known >= 0, case .file(let url) = location else { return }
+        let schemaVersion = try Self.schemaVersion(db)
+        guard schemaVersion != known else { return }
+        try checkStructure(db, url: url)
+        knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
+    }
+
+    /// Throws when the file's recorded schema is no longer the store's.
+    private func checkStructure(_ db: Database, url: URL) throws {
+        guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: schema.fingerprint) else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the store \(url.path) no longer has its metadata: another process replaced or emptied the file since this container opened it; nothing was read or written. Open a new ModelContainer")
+        }
+        guard metadata.fingerprint != schema.fingerprint else { return }
+        let difference = (try? metadata.schema()).map { SchemaComparison(from: schema.entities, to: $0.entities).description } ?? "its recorded schema differs"
+        throw SwiftDataError.loadIssueModelContainer.explaining(
+            "the store \(url.path) was migrated to version \(metadata.versionIdentifier) by another process since this container opened it at version \(schema.version) (\(difference)); nothing was read or written. Open a new ModelContainer, with the models (and plan) of version \(metadata.versionIdentifier)")
     }
 
     /// The connection saves go through; `nil` for a read-only store.
@@ -286,6 +333,7 @@ final class SQLiteStore: Sendable {
                 // when a deferred transaction would upgrade.
                 try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
                 do {
+                    try checkNotMigratedElsewhere(db)
                     let result = try body(db)
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                     return result

@@ -19,6 +19,11 @@ struct StoreMetadata {
     var fingerprint: String
     /// The version identifier of the schema, when it was declared.
     var versionIdentifier: String
+    /// Whether the store was written through a `VersionedSchema` or a migration plan: the
+    /// app's plan then decides its migrations, and a container without one opens it only at
+    /// its own structure. Stores written before this was recorded count as versioned when they
+    /// record a version other than 1.0.0.
+    var isVersioned: Bool
 
     init(storeIdentifier: String = UUID().uuidString, schema: Schema) throws {
         self.storeIdentifier = storeIdentifier
@@ -26,6 +31,7 @@ struct StoreMetadata {
         schemaJSON = String(decoding: try schema.canonicalJSON(), as: UTF8.self)
         fingerprint = schema.fingerprint
         versionIdentifier = schema.version.description
+        isVersioned = schema.isVersioned
     }
 
     /// The schema the tables follow, decoded from the snapshot.
@@ -59,7 +65,8 @@ struct StoreMetadata {
         else { return nil }
         var metadata = StoreMetadata(
             storeIdentifier: storeIdentifier, formatVersion: formatVersion, schemaJSON: schemaJSON,
-            fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "")
+            fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "",
+            isVersioned: values["versioned"] == "true" || (values["versionIdentifier"] ?? "1.0.0") != "1.0.0")
         // Recomputed from the snapshot, so a fingerprint that learns to tell more structures
         // apart still recognises stores written before. A recorded fingerprint equal to the
         // models' own names their structure whichever way it was computed.
@@ -74,7 +81,7 @@ struct StoreMetadata {
             ("schema", schemaJSON),
             ("fingerprint", fingerprint),
             ("versionIdentifier", versionIdentifier),
-        ]
+        ] + (isVersioned ? [("versioned", "true")] : [])
         for (key, value) in pairs {
             try db.execute(
                 sql: "INSERT INTO \(Self.tableName.quotedDatabaseIdentifier) (\"key\", \"value\") VALUES (?, ?) ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"",
@@ -82,11 +89,15 @@ struct StoreMetadata {
         }
     }
 
-    private init(storeIdentifier: String, formatVersion: Int, schemaJSON: String, fingerprint: String, versionIdentifier: String) {
+    private init(
+        storeIdentifier: String, formatVersion: Int, schemaJSON: String, fingerprint: String, versionIdentifier: String,
+        isVersioned: Bool
+    ) {
         self.storeIdentifier = storeIdentifier
         self.formatVersion = formatVersion
         self.schemaJSON = schemaJSON
         self.fingerprint = fingerprint
         self.versionIdentifier = versionIdentifier
+        self.isVersioned = isVersioned
     }
 }

@@ -43,11 +43,16 @@ extension MigrationTests {
             context.insert(film)
             film.actors = [CastSchemaV1.CastActor(name: "Ed Asner"), CastSchemaV1.CastActor(name: "Jordan Nagai")]
         }
-        let container = try ModelContainer(for: Schema(versionedSchema: CastSchemaV2.self), configurations: ModelConfiguration(url: url))
+        let container = try ModelContainer(for: Schema(versionedSchema: CastSchemaV2.self), migrationPlan: CastMigrationPlan.self, configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
         let film = try #require(try context.fetch(FetchDescriptor<CastSchemaV2.CastFilm>()).first)
         #expect(film.actors.map(\.name).sorted() == ["Ed Asner", "Jordan Nagai"])
         let actors = try context.fetch(FetchDescriptor<CastSchemaV2.CastActor>())
         #expect(actors.allSatisfy { $0.films.map(\.title) == ["Up"] })
     }
+}
+
+enum CastMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [CastSchemaV1.self, CastSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: CastSchemaV1.self, toVersion: CastSchemaV2.self)] }
 }

@@ -47,7 +47,7 @@ extension MigrationTests {
             context.insert(ann)
             context.insert(bob)
         }
-        let container = try ModelContainer(for: Schema(versionedSchema: ClassSchemaV2.self), configurations: ModelConfiguration(url: url))
+        let container = try ModelContainer(for: Schema(versionedSchema: ClassSchemaV2.self), migrationPlan: ClassMigrationPlan.self, configurations: ModelConfiguration(url: url))
         let context = ModelContext(container)
         let pupils = try context.fetch(FetchDescriptor<ClassSchemaV2.Pupil>(sortBy: [SortDescriptor(\.name)]))
         #expect(Set(pupils[0].classes.map(\.title)) == ["Math", "Art"])
@@ -59,4 +59,9 @@ extension MigrationTests {
         }
         #expect(joinTables.count == 1)
     }
+}
+
+enum ClassMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ClassSchemaV1.self, ClassSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: ClassSchemaV1.self, toVersion: ClassSchemaV2.self)] }
 }

@@ -55,9 +55,14 @@ extension MigrationTests {
         }
         let before = try Data(contentsOf: url)
         let error = #expect(throws: SwiftDataError.self) {
-            try ModelContainer(for: Schema(versionedSchema: PetSchemaV2.self), configurations: ModelConfiguration(url: url))
+            try ModelContainer(for: Schema(versionedSchema: PetSchemaV2.self), migrationPlan: PetMigrationPlan.self, configurations: ModelConfiguration(url: url))
         }
         #expect(error?.description.contains("Pet.owner changes destination from PetOwner to Vet") == true)
         #expect(try Data(contentsOf: url) == before)
     }
+}
+
+enum PetMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PetSchemaV1.self, PetSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: PetSchemaV1.self, toVersion: PetSchemaV2.self)] }
 }

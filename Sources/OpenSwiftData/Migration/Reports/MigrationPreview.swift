@@ -127,7 +127,11 @@ extension ModelContainer {
                 backingUp: backingUp) {
                 migration.backsUp = false
                 migration.isDryRun = true
-                _ = try MigrationExecutor.run(migration, report: &report)
+                var running: MigrationReport? = report
+                defer { report = running! }
+                _ = try MigrationExecutor.run(
+                    storeAt: copy, waitingUpTo: SQLiteStore.busyTimeout, progress: nil,
+                    expected: (stored.versionIdentifier, target.version.description), report: &running) { _ in migration }
             }
         } catch let error as SwiftDataError {
             report.refusal = (error.explanation ?? "\(error)").replacingOccurrences(of: copy.path, with: url.path)

@@ -15,6 +15,11 @@ import Foundation
 public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// What the migration is doing.
     public enum Phase: String, Sendable {
+        /// Another process (the app, one of its extensions, another server) holds the store's
+        /// write lock, most likely migrating it: the container waits for it, then opens the store
+        /// as that migration left it, or migrates it itself if it is still not up to date.
+        /// Reported about once a second while waiting, with step 0 of 0.
+        case waitingForAnotherProcess
         /// A step starts (its custom stage's `willMigrate` runs first, if it has one).
         case started
         /// The step changes the tables: columns added, tables rebuilt.
@@ -43,15 +48,18 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     /// transform's step its rows.
     public var fractionCompleted: Double {
         let within: Double = switch phase {
-        case .started: 0
+        case .waitingForAnotherProcess, .started: 0
         case .restructuring: 0.1
         case .migratingRows: rowsTotal > 0 ? 0.1 + 0.9 * Double(rowsDone) / Double(rowsTotal) : 0.1
         case .finished: 1
         }
-        return (Double(step - 1) + within) / Double(max(stepCount, 1))
+        return (Double(max(step - 1, 0)) + within) / Double(max(stepCount, 1))
     }
 
     public var description: String {
+        if phase == .waitingForAnotherProcess {
+            return "waiting for another process to let go of the store (\(fromVersion) → \(toVersion) planned)"
+        }
         let rows = rowsTotal > 0 ? ", \(entity.map { "\($0) " } ?? "")rows \(rowsDone)/\(rowsTotal)" : ""
         return "step \(step)/\(stepCount) \(fromVersion) → \(toVersion): \(phase.rawValue)\(rows), \(Int(fractionCompleted * 100))%"
     }

@@ -1,52 +1,99 @@
 import Foundation
 import GRDB
 
-/// The connection a migration runs on: one writer on the store file, with foreign keys off so
-/// rebuilding a table does not cascade into its side tables, and with renames that leave other
-/// tables' references alone.
+/// The connection a migration runs on: one writer on the store file, holding the store's write
+/// lock for the whole migration, with foreign keys off so rebuilding a table does not cascade
+/// into its side tables, and with renames that leave other tables' references alone.
+///
+/// Several processes may open one store at once (an app and its extensions, several servers).
+/// Whether and how a store is migrated is decided while holding the lock, from the metadata
+/// read after it was taken: a process that waited for another's migration finds the store as
+/// that migration left it (or, if it failed or its process died, as it was before).
 enum MigrationConnection {
     /// Where the copy of a store taken before a migration goes: `<file>.backup`.
     static func backupURL(of url: URL) -> URL {
         URL(fileURLWithPath: url.path + ".backup")
     }
 
-    /// Copies the store when asked, then runs `body` in one immediate transaction, committed
-    /// only if `body` returns.
+    /// The prefix of the names of backups being written, each migrating process's its own.
+    private static func pendingBackupPrefix(of url: URL) -> String {
+        url.lastPathComponent + ".backup-in-progress-"
+    }
+
+    /// Takes the store's write lock (waiting up to `wait` seconds for another connection, any
+    /// process's, to let go of it, calling `whileWaiting` about once a second meanwhile), then
+    /// runs `body` in one immediate transaction. The transaction commits only if `body` asks
+    /// for it; what `body` throws rolls it back.
     ///
-    /// The copy is made under a temporary name and becomes `<file>.backup` (replacing an older
-    /// backup) only once the migration has committed: a migration that fails leaves no copy,
-    /// and the older backup, if any, as it was.
-    static func inTransaction(at url: URL, backingUp: Bool, _ body: (Database) throws -> Void) throws {
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the lock is not free within
+    ///   `wait`; what `body` throws.
+    static func withWriteLock<Result>(
+        at url: URL, waitingUpTo wait: TimeInterval, whileWaiting: ((TimeInterval) -> Void)? = nil,
+        _ body: (Database) throws -> (result: Result, commit: Bool)
+    ) throws -> Result {
+        let started = Date()
+        let lastReport = UncheckedSendable(Box(-1.0))
+        let waiting = UncheckedSendable(whileWaiting)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
-        configuration.busyMode = .timeout(10)
+        // SQLite calls this while another connection holds the lock; it sleeps here, briefly,
+        // and gives up once the wait is over.
+        configuration.busyMode = .callback { _ in
+            let waited = Date().timeIntervalSince(started)
+            guard waited < wait else { return false }
+            if waited - lastReport.value.value >= 1 || lastReport.value.value < 0 {
+                lastReport.value.value = waited
+                waiting.value?(waited)
+            }
+            usleep(2_000)
+            return true
+        }
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
             try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        let fileManager = FileManager.default
-        let pendingBackup = url.path + ".backup-in-progress"
-        if backingUp {
-            try? fileManager.removeItem(atPath: pendingBackup)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [pendingBackup])
-            }
-        }
+        defer { try? queue.close() }
+        var result: Result?
         do {
             try queue.inTransaction(.immediate) { db in
-                try MigrationHistory.createTable(in: db)
-                try body(db)
-                return .commit
+                let (value, commit) = try body(db)
+                result = value
+                return commit ? .commit : .rollback
             }
-        } catch {
-            if backingUp { try? fileManager.removeItem(atPath: pendingBackup) }
-            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && result == nil {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the store \(url.path) stayed locked by another connection (another process migrating it, or writing) for \(Int(Date().timeIntervalSince(started))) seconds, longer than the configuration's migrationWaitTimeout (\(Int(wait)) s); it was left untouched. Open it again once that process is done, or raise migrationWaitTimeout")
         }
-        if backingUp {
-            let backup = backupURL(of: url).path
-            _ = try? fileManager.removeItem(atPath: backup)
-            try fileManager.moveItem(atPath: pendingBackup, toPath: backup)
+        return result!
+    }
+
+    /// Copies the store, as it was last committed, beside itself under a name of this process's
+    /// own; called while holding the write lock, before the migration writes, so that no other
+    /// process writes a backup at the same time and no write lands between the copy and the
+    /// migration. Backups other processes left behind (killed while migrating) go first.
+    static func backUp(storeAt url: URL) throws -> URL {
+        let folder = url.deletingLastPathComponent()
+        let prefix = pendingBackupPrefix(of: url)
+        let fileManager = FileManager.default
+        for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            try? fileManager.removeItem(at: folder.appendingPathComponent(name))
         }
+        let pending = folder.appendingPathComponent(prefix + "\(getpid())-\(UUID().uuidString)")
+        try StoreCopy.copy(storeAt: url, to: pending)
+        return pending
+    }
+
+    /// Makes a migration's pending backup the store's `<file>.backup`, replacing an older one,
+    /// once the migration has committed.
+    static func keep(backup pending: URL, of url: URL) throws {
+        let backup = backupURL(of: url)
+        _ = try? FileManager.default.removeItem(at: backup)
+        try FileManager.default.moveItem(at: pending, to: backup)
+    }
+
+    private final class Box<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
     }
 }
