@@ -55,11 +55,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A process opening a store as an app or its extension would, for the tests of several
+        // processes sharing one store.
+        .executableTarget(
+            name: "StoreOpener",
+            dependencies: ["OpenSwiftData"],
+            path: "Tests/StoreOpener"
+        ),
         .testTarget(
             name: "OpenSwiftDataTests",
             dependencies: [
                 "OpenSwiftData",
                 "osd",
+                "StoreOpener",
                 "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -176,13 +176,19 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         guard configuration.allowsSave else {
             return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: false), nil)
         }
-        var opened = try SQLiteStore.openExisting(at: url, schema: schema)
+        // Opening waits as long as a migration may take for another process holding the store's
+        // lock; what it waits for is not known yet.
+        let openingWait = SQLiteStore.OpeningWait(
+            seconds: configuration.migrationWaitTimeout,
+            report: MigrationProgress.waitingReport(storeURL: url, from: "the stored version", to: schema.version.description, progress))
+        var opened = try SQLiteStore.openExisting(at: url, schema: schema, openingWait: openingWait)
         let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: schema.fingerprint)
         guard let stored = recorded, let migration = try MigrationPlanner.migration(
             of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
             backingUp: configuration.backsUpBeforeMigrating)
         else {
-            return (try opened?.store ?? SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: recorded), nil)
+            return (try opened?.store ?? SQLiteStore(
+                location: .file(url), schema: schema, allowsSave: true, metadata: recorded, openingWait: openingWait), nil)
         }
         // Let go of before the migration: its last connection to close removes the write-ahead
         // log that opening placed.
@@ -199,7 +205,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
                 of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
                 backingUp: configuration.backsUpBeforeMigrating)
         }
-        return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated), report)
+        return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated, openingWait: openingWait), report)
     }
 
     /// A container over a store that a migration stage is changing, for the stage's context.

@@ -36,13 +36,7 @@ enum MigrationExecutor {
         expected: (from: String, to: String), report: inout MigrationReport?,
         plan: (StoreMetadata) throws -> PlannedMigration?
     ) throws -> StoreMetadata {
-        let whileWaiting = progress.map { progress in
-            { (_: TimeInterval) in
-                progress(MigrationProgress(
-                    storeURL: url, step: 0, stepCount: 0, fromVersion: expected.from, toVersion: expected.to,
-                    phase: .waitingForAnotherProcess, entity: nil, rowsDone: 0, rowsTotal: 0))
-            }
-        }
+        let whileWaiting = MigrationProgress.waitingReport(storeURL: url, from: expected.from, to: expected.to, progress)
         var pendingBackup: URL?
         var runReport = report
         defer { report = runReport }

@@ -49,7 +49,14 @@ final class SQLiteStore: Sendable {
     /// Throws, leaving any file as it was, when the file is not an SQLite database, is an SQLite
     /// database that is not one of our stores, was written with another schema, or cannot be
     /// created or opened.
-    init(location: Location, schema: Schema, allowsSave: Bool, metadata: StoreMetadata? = nil) throws {
+    ///
+    /// - Parameter openingWait: how long opening waits for another process holding the store's
+    ///   lock (migrating it, most likely), reporting the wait about once a second; the busy
+    ///   timeout when `nil`. Saves wait the busy timeout either way.
+    init(
+        location: Location, schema: Schema, allowsSave: Bool, metadata: StoreMetadata? = nil,
+        openingWait: OpeningWait? = nil
+    ) throws {
         self.location = location
         self.schema = schema
         self.isReadOnly = !allowsSave
@@ -59,7 +66,8 @@ final class SQLiteStore: Sendable {
 
         let statementCounter = StatementCounter()
         self.statementCounter = statementCounter
-        let configuration = Self.configuration(counting: statementCounter)
+        let busyWait = BusyWait()
+        let configuration = Self.configuration(counting: statementCounter, busyWait: busyWait)
         do {
             switch location {
             case .inMemory:
@@ -81,13 +89,14 @@ final class SQLiteStore: Sendable {
                     let placedLog = EmptyWriteAheadLog.place(beside: url)
                     let pool: DatabasePool
                     do {
-                        pool = try DatabasePool(path: url.path, configuration: configuration)
+                        pool = try busyWait.waitingLonger(openingWait) { try DatabasePool(path: url.path, configuration: configuration) }
                     } catch {
                         if placedLog { EmptyWriteAheadLog.remove(beside: url) }
                         throw Self.openError(url, error)
                     }
                     connection = .pool(pool)
-                    identifier = try existing?.storeIdentifier ?? Self.create(in: pool, schema: schema, tables: tables)
+                    identifier = try existing?.storeIdentifier
+                        ?? busyWait.waitingLonger(openingWait) { try Self.create(in: pool, schema: schema, tables: tables) }
                 }
                 // The file as this store now knows it: another process may migrate it later.
                 try read { db in
@@ -104,9 +113,9 @@ final class SQLiteStore: Sendable {
     }
 
     /// The connections' configuration: the busy timeout, the SQL functions, and the query count.
-    private static func configuration(counting statementCounter: StatementCounter) -> Configuration {
+    private static func configuration(counting statementCounter: StatementCounter, busyWait: BusyWait) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
             if Self.countsQueries.load(ordering: .relaxed) {
@@ -140,13 +149,20 @@ final class SQLiteStore: Sendable {
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not one of our
     ///   stores or cannot be opened; the files are then as they were.
-    static func openExisting(at url: URL, schema: Schema) throws -> (store: SQLiteStore, metadata: StoreMetadata)? {
+    static func openExisting(
+        at url: URL, schema: Schema, openingWait: OpeningWait? = nil
+    ) throws -> (store: SQLiteStore, metadata: StoreMetadata)? {
         guard isInWALMode(url) else { return nil }
         let statementCounter = StatementCounter()
+        let busyWait = BusyWait()
         let placedLog = EmptyWriteAheadLog.place(beside: url)
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter))
+            // A pool whose write-ahead log is empty writes as it opens (GRDB makes sure the log
+            // is not empty), which waits for another process's migration.
+            pool = try busyWait.waitingLonger(openingWait) {
+                try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter, busyWait: busyWait))
+            }
         } catch {
             if placedLog { EmptyWriteAheadLog.remove(beside: url) }
             throw openError(url, error)
@@ -232,6 +248,13 @@ final class SQLiteStore: Sendable {
         /// The class the store was opened with for the entity.
         let storeClass: any PersistentModel.Type
         let problems: [String]
+    }
+
+    /// How long opening a store waits for another process that holds its lock, and what it
+    /// calls about once a second meanwhile.
+    struct OpeningWait {
+        let seconds: TimeInterval
+        let report: (@Sendable (TimeInterval) -> Void)?
     }
 
     /// Whether the store is a migration's, over its transaction.

@@ -65,6 +65,21 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
     }
 }
 
+extension MigrationProgress {
+    /// What reports to `progress` that opening the store waits for another process, about once
+    /// a second while it does; `nil` without `progress`.
+    static func waitingReport(
+        storeURL: URL, from: String, to: String, _ progress: (@Sendable (MigrationProgress) -> Void)?
+    ) -> (@Sendable (TimeInterval) -> Void)? {
+        guard let progress else { return nil }
+        return { _ in
+            progress(MigrationProgress(
+                storeURL: storeURL, step: 0, stepCount: 0, fromVersion: from, toVersion: to,
+                phase: .waitingForAnotherProcess, entity: nil, rowsDone: 0, rowsTotal: 0))
+        }
+    }
+}
+
 /// Reports a migration's progress to the app's closure, step by step.
 struct MigrationProgressReporter {
     let storeURL: URL

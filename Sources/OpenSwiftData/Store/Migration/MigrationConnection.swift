@@ -28,26 +28,14 @@ enum MigrationConnection {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the lock is not free within
     ///   `wait`; what `body` throws.
     static func withWriteLock<Result>(
-        at url: URL, waitingUpTo wait: TimeInterval, whileWaiting: ((TimeInterval) -> Void)? = nil,
+        at url: URL, waitingUpTo wait: TimeInterval, whileWaiting: (@Sendable (TimeInterval) -> Void)? = nil,
         _ body: (Database) throws -> (result: Result, commit: Bool)
     ) throws -> Result {
         let started = Date()
-        let lastReport = UncheckedSendable(Box(-1.0))
-        let waiting = UncheckedSendable(whileWaiting)
+        let busyWait = BusyWait(seconds: wait, reporting: whileWaiting)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
-        // SQLite calls this while another connection holds the lock; it sleeps here, briefly,
-        // and gives up once the wait is over.
-        configuration.busyMode = .callback { _ in
-            let waited = Date().timeIntervalSince(started)
-            guard waited < wait else { return false }
-            if waited - lastReport.value.value >= 1 || lastReport.value.value < 0 {
-                lastReport.value.value = waited
-                waiting.value?(waited)
-            }
-            usleep(2_000)
-            return true
-        }
+        configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)
             try db.execute(sql: "PRAGMA legacy_alter_table = ON")
@@ -69,9 +57,16 @@ enum MigrationConnection {
     }
 
     /// Copies the store, as it was last committed, beside itself under a name of this process's
-    /// own; called while holding the write lock, before the migration writes, so that no other
-    /// process writes a backup at the same time and no write lands between the copy and the
-    /// migration. Backups other processes left behind (killed while migrating) go first.
+    /// own, through SQLite's backup API; called while holding the write lock, before the
+    /// migration writes, so that no other process writes a backup at the same time and no
+    /// write lands between the copy and the migration. Backups other processes left behind
+    /// (killed while migrating) go first.
+    ///
+    /// The copy reads through a second connection (the one holding the lock cannot be a backup's
+    /// source while in its transaction). With other processes opening and closing the store at
+    /// the same moment, that read failed now and then with an I/O error (about once in a hundred
+    /// migrations under five processes starting together); the copy is then made again, from a
+    /// new connection, a few times before the migration is given up.
     static func backUp(storeAt url: URL) throws -> URL {
         let folder = url.deletingLastPathComponent()
         let prefix = pendingBackupPrefix(of: url)
@@ -80,8 +75,26 @@ enum MigrationConnection {
             try? fileManager.removeItem(at: folder.appendingPathComponent(name))
         }
         let pending = folder.appendingPathComponent(prefix + "\(getpid())-\(UUID().uuidString)")
-        try StoreCopy.copy(storeAt: url, to: pending)
-        return pending
+        var attempt = 1
+        while true {
+            do {
+                let source = try DatabaseQueue(path: url.path, configuration: SQLiteStore.queryOnly())
+                let copy = try DatabaseQueue(path: pending.path)
+                try source.backup(to: copy)
+                try copy.close()
+                try source.close()
+                return pending
+            } catch let error as DatabaseError where attempt < 5 && [.SQLITE_IOERR, .SQLITE_BUSY].contains(error.resultCode) {
+                try? fileManager.removeItem(at: pending)
+                attempt += 1
+                usleep(20_000)
+            } catch {
+                try? fileManager.removeItem(at: pending)
+                let code = (error as? DatabaseError).map { " (SQLite extended code \($0.extendedResultCode.rawValue))" } ?? ""
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the store \(url.path) could not be copied to \(pending.path) before its migration, which did not run; the store is as it was: \(error)\(code)")
+            }
+        }
     }
 
     /// Makes a migration's pending backup the store's `<file>.backup`, replacing an older one,
@@ -90,10 +103,5 @@ enum MigrationConnection {
         let backup = backupURL(of: url)
         _ = try? FileManager.default.removeItem(at: backup)
         try FileManager.default.moveItem(at: pending, to: backup)
-    }
-
-    private final class Box<Value> {
-        var value: Value
-        init(_ value: Value) { self.value = value }
     }
 }

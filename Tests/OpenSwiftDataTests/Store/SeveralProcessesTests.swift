@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OpenSwiftData
+
+/// An app, its widget and its extensions (or several servers) opening one store at once, each a
+/// real process: a migration runs once, under the store's write lock, by a process that has the
+/// plan; the others wait and open what it left, or refuse with an explanation; nobody reads or
+/// writes the store with the wrong structure. Every scenario runs 20 times, on a ledger of
+/// 60,000 entries whose custom stage fills each entry's units from its cents.
+@Suite(.serialized) struct SeveralProcessesTests {
+    static let trials = 20
+    static let entries = 60_000
+
+    /// A version 1 ledger, written once by a process and copied for each trial.
+    static let seeded: URL? = {
+        guard StoreOpenerProcess.isBuilt else { return nil }
+        let url = temporaryStoreURL("ledger-seed")
+        guard let writer = try? StoreOpenerProcess("write-v1", store: url, rows: entries), writer.finish().status == 0 else { return nil }
+        return url
+    }()
+
+    /// A fresh copy of the seeded ledger, alone in a folder of its own.
+    private func trialStore() throws -> URL {
+        let seeded = try #require(Self.seeded, "StoreOpener is built beside the tests and wrote the seed")
+        let url = temporaryStoreURL("ledger")
+        try FileManager.default.copyItem(at: seeded, to: url)
+        return url
+    }
+
+    /// What the store holds once every process has ended: its recorded version, the migrations
+    /// its history records, the entries whose units are not their cents in units, its entries,
+    /// and the files of its folder.
+    private func outcome(_ url: URL) throws -> (version: String, migrations: Int, wrong: Int, entries: Int, files: [String]) {
+        let queue = try DatabaseQueue(path: url.path, configuration: SQLiteStore.queryOnly())
+        defer { try? queue.close() }
+        let (version, migrations, wrong, entries) = try queue.read { db in
+            let version = try String.fetchOne(db, sql: "SELECT value FROM _osd_metadata WHERE key = 'versionIdentifier'") ?? ""
+            let migrations = try db.tableExists("_osd_migrations") ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM _osd_migrations") ?? 0 : 0
+            let hasUnits = try db.columns(in: "Entry").contains { $0.name == "units" }
+            let wrong = hasUnits ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Entry WHERE units != cents / 100.0") ?? 0 : -1
+            let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Entry") ?? 0
+            return (version, migrations, wrong, entries)
+        }
+        try queue.close()
+        let files = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
+        return (version, migrations, wrong, entries, files)
+    }
+
+    private func expectMigratedOnce(_ url: URL, trial: Int) throws {
+        let store = try outcome(url)
+        #expect(store.version == "2.0.0", "trial \(trial)")
+        #expect(store.migrations == 1, "trial \(trial): the custom stage's step committed \(store.migrations) times")
+        #expect(store.wrong == 0, "trial \(trial): \(store.wrong) entries lack their units")
+        #expect(store.entries == Self.entries, "trial \(trial)")
+        let name = url.lastPathComponent
+        #expect(store.files == [name, name + ".backup"], "trial \(trial): \(store.files)")
+    }
+
+    private static let widgetRefusal = "Open it with the app's SchemaMigrationPlan"
+
+    @Test func fourAppProcessesAndAWidgetOpenAtOnce() throws {
+        var waited = 0, widgetOpened = 0, widgetRefused = 0
+        for trial in 1...Self.trials {
+            let url = try trialStore()
+            let apps = try (1...4).map { _ in try StoreOpenerProcess("open-app", store: url) }
+            Thread.sleep(forTimeInterval: 0.03)
+            let widget = try StoreOpenerProcess("open-widget", store: url)
+            var stages = 0
+            for app in apps {
+                let (status, lines) = app.finish()
+                #expect(status == 0, "trial \(trial): \(lines)")
+                #expect(lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
+                stages += lines.filter { $0 == "didMigrate" }.count
+                if lines.contains("waiting") { waited += 1 }
+            }
+            #expect(stages == 1, "trial \(trial): the custom stage ran in \(stages) processes")
+            let (status, lines) = widget.finish()
+            if status == 0 {
+                #expect(lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
+                widgetOpened += 1
+            } else {
+                #expect(status == 3 && lines.last?.contains(Self.widgetRefusal) == true, "trial \(trial): \(lines)")
+                widgetRefused += 1
+            }
+            try expectMigratedOnce(url, trial: trial)
+        }
+        #expect(widgetOpened + widgetRefused == Self.trials)
+        #expect(waited >= Self.trials, "at least one app process waited for another in each trial (\(waited) waits)")
+        print("4 apps + widget, \(Self.trials) trials: every app opened the migrated store; \(waited) app openings waited for another process; the widget opened \(widgetOpened) times and refused \(widgetRefused) times")
+    }
+
+    @Test func aWidgetThatOpensFirstNeverMigrates() throws {
+        var widgetOpened = 0, widgetRefused = 0
+        for trial in 1...Self.trials {
+            let url = try trialStore()
+            let widget = try StoreOpenerProcess("open-widget", store: url)
+            Thread.sleep(forTimeInterval: 0.03)
+            let app = try StoreOpenerProcess("open-app", store: url)
+            let (widgetStatus, widgetLines) = widget.finish()
+            if widgetStatus == 0 { widgetOpened += 1 } else {
+                #expect(widgetStatus == 3 && widgetLines.last?.contains(Self.widgetRefusal) == true, "trial \(trial): \(widgetLines)")
+                widgetRefused += 1
+            }
+            let (status, lines) = app.finish()
+            #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
+            #expect(lines.contains("didMigrate"), "trial \(trial): the app ran the stage")
+            try expectMigratedOnce(url, trial: trial)
+            // Once the app has migrated the store, the widget opens it.
+            let again = try StoreOpenerProcess("open-widget", store: url).finish()
+            #expect(again.status == 0 && again.lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(again.lines)")
+        }
+        #expect(widgetRefused == Self.trials, "the widget refused \(widgetRefused) times, opened \(widgetOpened)")
+        print("widget first, then app, \(Self.trials) trials: the widget refused \(widgetRefused) times; the app migrated every time")
+    }
+
+    @Test func anOpenerWaitingForAKilledMigrationMigratesTheStoreItself() throws {
+        var migratedByWaiter = 0
+        for trial in 1...Self.trials {
+            let url = try trialStore()
+            let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 1)
+            #expect(first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            let second = try StoreOpenerProcess("open-app", store: url)
+            #expect(second.waitForLine(startingWith: "waiting") != nil, "trial \(trial): \(second.lines)")
+            first.kill()
+            _ = first.finish()
+            let (status, lines) = second.finish()
+            #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
+            if lines.contains("didMigrate") { migratedByWaiter += 1 }
+            try expectMigratedOnce(url, trial: trial)
+        }
+        #expect(migratedByWaiter == Self.trials)
+        print("killed migrator, \(Self.trials) trials: the waiting opener found the store as it was and migrated it \(migratedByWaiter) times")
+    }
+
+    @Test func aContainerOpenWhileAnotherProcessMigratesRefusesToReadOrSave() throws {
+        var refused = 0
+        for trial in 1...Self.trials {
+            let url = try trialStore()
+            let holder = try StoreOpenerProcess("hold-v1", store: url)
+            #expect(holder.waitForLine(startingWith: "ready") == "ready \(Self.entries)", "trial \(trial): \(holder.lines)")
+            let app = try StoreOpenerProcess("open-app", store: url).finish()
+            #expect(app.status == 0 && app.lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(app.lines)")
+            holder.send("go")
+            let (status, lines) = holder.finish()
+            #expect(status == 0, "trial \(trial): \(lines)")
+            let fetch = lines.first { $0.hasPrefix("fetch") } ?? ""
+            let save = lines.first { $0.hasPrefix("save") } ?? ""
+            #expect(fetch.hasPrefix("fetch refused") && fetch.contains("was migrated to version 2.0.0 by another process"), "trial \(trial): \(fetch)")
+            #expect(save.hasPrefix("save refused") && save.contains("was migrated to version 2.0.0 by another process"), "trial \(trial): \(save)")
+            if fetch.hasPrefix("fetch refused"), save.hasPrefix("save refused") { refused += 1 }
+            try expectMigratedOnce(url, trial: trial)
+        }
+        #expect(refused == Self.trials)
+        print("container open during another process's migration, \(Self.trials) trials: its next fetch and save were refused \(refused) times")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The `StoreOpener` helper, built beside the tests, run as a separate process that opens a
+/// ledger store as an app or its extension would; its lines of output are gathered as it runs.
+final class StoreOpenerProcess: @unchecked Sendable {
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("StoreOpener")
+    }
+
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
+
+    private let process = Process()
+    private let output = Pipe()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var text = ""
+
+    /// Starts `StoreOpener <command> <store> [rows]`; `pauseInStage` seconds of sleep in the
+    /// custom stage make its migration long enough to kill it in the middle.
+    init(_ command: String, store: URL, rows: Int? = nil, pauseInStage: Double? = nil) throws {
+        process.executableURL = Self.executable
+        process.arguments = [command, store.path] + (rows.map { ["\($0)"] } ?? [])
+        if let pauseInStage {
+            process.environment = ProcessInfo.processInfo.environment.merging(["STORE_OPENER_PAUSE_IN_STAGE": "\(pauseInStage)"]) { $1 }
+        }
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// The lines written so far.
+    var lines: [String] {
+        lock.withLock { text.split(separator: "\n").map(String.init) }
+    }
+
+    /// Waits until a line starting with `prefix` has been written (or the process has ended, or
+    /// `timeout` seconds have passed); returns it.
+    @discardableResult
+    func waitForLine(startingWith prefix: String, timeout: TimeInterval = 60) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
+            if !process.isRunning {
+                Thread.sleep(forTimeInterval: 0.05)
+                return lines.first { $0.hasPrefix(prefix) }
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return nil
+    }
+
+    /// Writes a line to the process's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the process to end; returns its exit status and every line it wrote.
+    func finish() -> (status: Int32, lines: [String]) {
+        process.waitUntilExit()
+        // The last output may still be on its way to the handler.
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        lock.withLock { text += String(decoding: rest, as: UTF8.self) }
+        return (process.terminationStatus, lines)
+    }
+}
