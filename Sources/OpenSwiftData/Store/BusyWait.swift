@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 
 /// How a store's connections wait while another connection, of any process, holds the lock
@@ -14,6 +15,8 @@ final class BusyWait: Sendable {
     }
 
     private let limit: Mutex<Limit>
+    /// Whether a wait has run out since ``retryingTransientFailures(_:)`` last began an attempt.
+    private let ranOut = Atomic<Bool>(false)
 
     init(seconds: TimeInterval = SQLiteStore.busyTimeout, reporting report: (@Sendable (TimeInterval) -> Void)? = nil) {
         limit = Mutex(Limit(seconds: seconds, report: report))
@@ -29,11 +32,34 @@ final class BusyWait: Sendable {
     func shouldRetry(afterTries tries: Int) -> Bool {
         let waited = Self.waited(afterTries: tries)
         let (seconds, report) = limit.withLock { ($0.seconds, $0.report) }
-        guard waited < seconds else { return false }
+        guard waited < seconds else {
+            ranOut.store(true, ordering: .relaxed)
+            return false
+        }
         // About once a second, the first time at once.
         if let report, tries == 0 || (tries >= 50 && (tries - 50) % 100 == 0) { report(waited) }
         usleep(tries < 50 ? 1_000 : 10_000)
         return true
+    }
+
+    /// Runs `body`, again (up to 50 times, 20 ms apart) while it fails as opening a store can
+    /// when another process creates it, or turns it to WAL mode, at the same moment: an I/O
+    /// error, or the lock refused without a wait (SQLite does not wait for the lock a change of
+    /// journal mode needs). A wait for the lock that ran out is not tried again.
+    func retryingTransientFailures<Result>(_ body: () throws -> Result) throws -> Result {
+        var attempt = 1
+        while true {
+            ranOut.store(false, ordering: .relaxed)
+            do {
+                return try body()
+            } catch let error as DatabaseError where attempt < 50 {
+                let transient = error.resultCode == .SQLITE_IOERR
+                    || ((error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && !ranOut.load(ordering: .relaxed))
+                guard transient else { throw error }
+                attempt += 1
+                usleep(20_000)
+            }
+        }
     }
 
     /// Runs `body` with waits as long as `wait` says (as they were, when it is `nil`), its

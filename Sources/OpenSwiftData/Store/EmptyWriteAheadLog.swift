@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// An empty write-ahead log put beside a store before GRDB's `DatabasePool` opens it.
 ///
@@ -19,8 +20,11 @@ enum EmptyWriteAheadLog {
         return written == bytes.count
     }
 
-    /// Removes the log `place(beside:)` created, when the store could not be opened after all.
-    static func remove(beside url: URL) {
+    /// Removes the log `place(beside:)` created, when the store could not be opened after all,
+    /// unless `error` says another connection holds the store's lock: that connection, in
+    /// another process, may be using the log by now, and removing it would lose what it wrote.
+    static func remove(beside url: URL, after error: any Error) {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { return }
         try? FileManager.default.removeItem(atPath: path(beside: url))
     }
 

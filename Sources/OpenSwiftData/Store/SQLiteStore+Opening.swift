@@ -41,6 +41,9 @@ extension SQLiteStore {
             case .SQLITE_CORRUPT:
                 return .loadIssueModelContainer.explaining(
                     "the store \(url.path) is corrupt (\(error.message ?? "")); it was left untouched. Restore it from a backup")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .loadIssueModelContainer.explaining(
+                    "the store \(url.path) stayed locked by another connection (another process migrating it, or writing) for longer than opening waits (the configuration's migrationWaitTimeout); it was left untouched. Open it again once that process is done, or raise migrationWaitTimeout")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
                 return .loadIssueModelContainer.explaining(
                     "the store \(url.path) cannot be opened (\(error.message ?? "")); check that its folder is writable, or choose another location with ModelConfiguration(url:)")
@@ -86,6 +89,8 @@ extension SQLiteStore {
     static func queryOnly(_ configuration: Configuration = Configuration()) -> Configuration {
         var configuration = configuration
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
+        // Another process creating the store holds a lock that reading waits for.
+        if case .immediateError = configuration.busyMode { configuration.busyMode = .timeout(busyTimeout) }
         return configuration
     }
 
@@ -128,16 +133,24 @@ extension SQLiteStore {
     }
 
     /// Creates a new store's metadata and tables in one transaction; returns its identifier.
-    static func create(in database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout]) throws -> String {
+    /// When another process created the store since it was found empty, that store is the one
+    /// opened, if it has the schema's structure.
+    static func create(
+        in database: any DatabaseWriter, schema: Schema, tables: [String: TableLayout], location: Location = .inMemory
+    ) throws -> String {
         let metadata = try StoreMetadata(schema: schema)
-        try database.write { db in
+        return try database.write { db in
+            if let created = try readMetadata(db, location: location, expectedFingerprint: schema.fingerprint) {
+                try check(created, against: schema, location: location)
+                return created.storeIdentifier
+            }
             try StoreMetadata.createTable(in: db)
             try metadata.write(to: db)
             for table in tables.values.sorted(by: { $0.entity.name < $1.entity.name }) {
                 for sql in table.creationSQL { try db.execute(sql: sql) }
             }
+            return metadata.storeIdentifier
         }
-        return metadata.storeIdentifier
     }
 
     static func check(_ metadata: StoreMetadata, against schema: Schema, location: Location) throws {

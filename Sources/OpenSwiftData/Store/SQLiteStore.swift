@@ -86,23 +86,31 @@ final class SQLiteStore: Sendable {
                     connection = try Self.openReadOnly(url, configuration: configuration)
                     identifier = existing!.storeIdentifier
                 } else {
-                    let placedLog = EmptyWriteAheadLog.place(beside: url)
+                    // A new store is written anyway; an empty log beside a file SQLite has not made
+                    // a database yet is one another process creating it at the same time would
+                    // find in an unknown state.
+                    let placedLog = existing != nil && EmptyWriteAheadLog.place(beside: url)
                     let pool: DatabasePool
                     do {
-                        pool = try busyWait.waitingLonger(openingWait) { try DatabasePool(path: url.path, configuration: configuration) }
+                        pool = try busyWait.retryingTransientFailures {
+                            try busyWait.waitingLonger(openingWait) { try DatabasePool(path: url.path, configuration: configuration) }
+                        }
                     } catch {
-                        if placedLog { EmptyWriteAheadLog.remove(beside: url) }
+                        if placedLog { EmptyWriteAheadLog.remove(beside: url, after: error) }
                         throw Self.openError(url, error)
                     }
                     connection = .pool(pool)
-                    identifier = try existing?.storeIdentifier
-                        ?? busyWait.waitingLonger(openingWait) { try Self.create(in: pool, schema: schema, tables: tables) }
+                    identifier = try existing?.storeIdentifier ?? busyWait.retryingTransientFailures {
+                        try busyWait.waitingLonger(openingWait) { try Self.create(in: pool, schema: schema, tables: tables, location: location) }
+                    }
                 }
                 // The file as this store now knows it: another process may migrate it later.
-                try read { db in
-                    let schemaVersion = try Self.schemaVersion(db)
-                    try checkStructure(db, url: url)
-                    knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
+                try busyWait.retryingTransientFailures {
+                    try read { db in
+                        let schemaVersion = try Self.schemaVersion(db)
+                        try checkStructure(db, url: url)
+                        knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
+                    }
                 }
             }
         } catch let error as SwiftDataError {
@@ -160,18 +168,22 @@ final class SQLiteStore: Sendable {
         do {
             // A pool whose write-ahead log is empty writes as it opens (GRDB makes sure the log
             // is not empty), which waits for another process's migration.
-            pool = try busyWait.waitingLonger(openingWait) {
-                try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter, busyWait: busyWait))
+            pool = try busyWait.retryingTransientFailures {
+                try busyWait.waitingLonger(openingWait) {
+                    try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter, busyWait: busyWait))
+                }
             }
         } catch {
-            if placedLog { EmptyWriteAheadLog.remove(beside: url) }
+            if placedLog { EmptyWriteAheadLog.remove(beside: url, after: error) }
             throw openError(url, error)
         }
         let metadata: StoreMetadata?
         let schemaVersion: Int
         do {
-            (metadata, schemaVersion) = try pool.read { db in
-                (try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint), try Self.schemaVersion(db))
+            (metadata, schemaVersion) = try busyWait.retryingTransientFailures {
+                try pool.read { db in
+                    (try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint), try Self.schemaVersion(db))
+                }
             }
         } catch {
             // Let go of, not closed: `DatabasePool.close()` closes the writer first, and a

@@ -133,6 +133,22 @@ import Testing
         print("killed migrator, \(Self.trials) trials: the waiting opener found the store as it was and migrated it \(migratedByWaiter) times")
     }
 
+    @Test func severalProcessesCreatingTheStoreAtOnceOpenOne() throws {
+        try #require(StoreOpenerProcess.isBuilt, "StoreOpener is built beside the tests")
+        for trial in 1...Self.trials {
+            let url = temporaryStoreURL("ledger")
+            let apps = try (1...4).map { _ in try StoreOpenerProcess("open-app", store: url) }
+            for app in apps {
+                let (status, lines) = app.finish()
+                #expect(status == 0, "trial \(trial): \(lines)")
+                #expect(lines.last == "opened 2.0.0 0 0", "trial \(trial): \(lines)")
+            }
+            let store = try outcome(url)
+            #expect(store.version == "2.0.0" && store.migrations == 0 && store.entries == 0, "trial \(trial)")
+            #expect(store.files == [url.lastPathComponent], "trial \(trial): \(store.files)")
+        }
+    }
+
     @Test func aContainerOpenWhileAnotherProcessMigratesRefusesToReadOrSave() throws {
         var refused = 0
         for trial in 1...Self.trials {
