@@ -45,6 +45,10 @@ enum LedgerPlan: SchemaMigrationPlan {
                 if let pause = ProcessInfo.processInfo.environment["STORE_OPENER_PAUSE_IN_STAGE"].flatMap(Double.init) {
                     Thread.sleep(forTimeInterval: pause)
                 }
+                // A stage that refuses the store, as a plan's own check of the rows would.
+                if ProcessInfo.processInfo.environment["STORE_OPENER_FAIL_IN_STAGE"] != nil {
+                    throw LedgerStageFailure()
+                }
                 for entry in try context.fetch(FetchDescriptor<LedgerV2.Entry>()) {
                     entry.units = Double(entry.cents) / 100
                 }
@@ -57,4 +61,9 @@ enum LedgerPlan: SchemaMigrationPlan {
 /// Writes a line to standard output at once, for the test reading it as the process runs.
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// What the ledger's stage throws when told to fail.
+struct LedgerStageFailure: Error, CustomStringConvertible {
+    var description: String { "the ledger's stage found entries it cannot convert" }
 }

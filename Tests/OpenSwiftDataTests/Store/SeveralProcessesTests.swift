@@ -133,6 +133,31 @@ import Testing
         print("killed migrator, \(Self.trials) trials: the waiting opener found the store as it was and migrated it \(migratedByWaiter) times")
     }
 
+    @Test func anOpenerWaitingForAFailedMigrationGetsItsRefusal() throws {
+        var sameRefusal = 0
+        for trial in 1...Self.trials {
+            let url = try trialStore()
+            let before = try Data(contentsOf: url)
+            let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 0.3, failingInStage: true)
+            #expect(first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            let second = try StoreOpenerProcess("open-app", store: url, failingInStage: true)
+            let firstEnd = first.finish()
+            let secondEnd = second.finish()
+            for (status, lines) in [firstEnd, secondEnd] {
+                #expect(status == 3, "trial \(trial): \(lines)")
+                #expect(lines.last?.contains("the ledger's stage found entries it cannot convert") == true, "trial \(trial): \(lines)")
+                #expect(lines.last?.contains("the store is as it was") == true, "trial \(trial): \(lines)")
+            }
+            if secondEnd.lines.last?.contains("cannot convert") == true { sameRefusal += 1 }
+            let store = try outcome(url)
+            #expect(store.version == "1.0.0" && store.migrations == 0, "trial \(trial)")
+            #expect(store.files == [url.lastPathComponent], "trial \(trial): \(store.files)")
+            #expect(try Data(contentsOf: url) == before, "trial \(trial)")
+        }
+        #expect(sameRefusal == Self.trials)
+        print("failed migration, \(Self.trials) trials: the waiting opener got the stage's refusal \(sameRefusal) times, the store left as it was")
+    }
+
     @Test func severalProcessesCreatingTheStoreAtOnceOpenOne() throws {
         try #require(StoreOpenerProcess.isBuilt, "StoreOpener is built beside the tests")
         for trial in 1...Self.trials {

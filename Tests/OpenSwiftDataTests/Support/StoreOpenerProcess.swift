@@ -17,12 +17,14 @@ final class StoreOpenerProcess: @unchecked Sendable {
 
     /// Starts `StoreOpener <command> <store> [rows]`; `pauseInStage` seconds of sleep in the
     /// custom stage make its migration long enough to kill it in the middle.
-    init(_ command: String, store: URL, rows: Int? = nil, pauseInStage: Double? = nil) throws {
+    /// `failingInStage` makes the stage throw (after its pause), as a plan refusing the rows would.
+    init(_ command: String, store: URL, rows: Int? = nil, pauseInStage: Double? = nil, failingInStage: Bool = false) throws {
         process.executableURL = Self.executable
         process.arguments = [command, store.path] + (rows.map { ["\($0)"] } ?? [])
-        if let pauseInStage {
-            process.environment = ProcessInfo.processInfo.environment.merging(["STORE_OPENER_PAUSE_IN_STAGE": "\(pauseInStage)"]) { $1 }
-        }
+        var environment = ProcessInfo.processInfo.environment
+        if let pauseInStage { environment["STORE_OPENER_PAUSE_IN_STAGE"] = "\(pauseInStage)" }
+        if failingInStage { environment["STORE_OPENER_FAIL_IN_STAGE"] = "1" }
+        process.environment = environment
         process.standardOutput = output
         process.standardInput = input
         process.standardError = FileHandle.nullDevice

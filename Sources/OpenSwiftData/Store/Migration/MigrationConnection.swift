@@ -40,7 +40,17 @@ enum MigrationConnection {
             QueryFunctions.install(in: db)
             try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         }
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        // An empty log of its own where there is none: a log SQLite makes for this connection
+        // stays empty until the migration writes, and another process opening the store while
+        // it is empty would write to the store as it opens (GRDB fills an empty log).
+        let placedLog = EmptyWriteAheadLog.place(beside: url)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch {
+            if placedLog { EmptyWriteAheadLog.remove(beside: url, after: error) }
+            throw error
+        }
         defer { try? queue.close() }
         var result: Result?
         do {
