@@ -40,6 +40,9 @@ do {
         ) { progress in
             if progress.phase == .waitingForAnotherProcess, progress.rowsDone == 0 { say("waiting") }
         }
+        if let report = container.migrationReports.first {
+            say("migrated in \(report.steps.reduce(0) { $0 + $1.milliseconds }) ms")
+        }
         let context = ModelContext(container)
         let entries = try context.fetchCount(FetchDescriptor<LedgerV2.Entry>())
         let wrong = try context.fetch(FetchDescriptor<LedgerV2.Entry>()).count { $0.units != Double($0.cents) / 100 }

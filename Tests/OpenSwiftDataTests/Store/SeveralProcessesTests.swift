@@ -61,6 +61,7 @@ import Testing
 
     @Test func fourAppProcessesAndAWidgetOpenAtOnce() throws {
         var waited = 0, widgetOpened = 0, widgetRefused = 0
+        var milliseconds: [Int] = []
         for trial in 1...Self.trials {
             let url = try trialStore()
             let apps = try (1...4).map { _ in try StoreOpenerProcess("open-app", store: url) }
@@ -73,6 +74,9 @@ import Testing
                 #expect(lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
                 stages += lines.filter { $0 == "didMigrate" }.count
                 if lines.contains("waiting") { waited += 1 }
+                if let line = lines.first(where: { $0.hasPrefix("migrated in ") }) {
+                    milliseconds.append(Int(line.split(separator: " ")[2]) ?? 0)
+                }
             }
             #expect(stages == 1, "trial \(trial): the custom stage ran in \(stages) processes")
             let (status, lines) = widget.finish()
@@ -86,8 +90,10 @@ import Testing
             try expectMigratedOnce(url, trial: trial)
         }
         #expect(widgetOpened + widgetRefused == Self.trials)
+        // Long enough for the others to meet it: at least 200 ms each time.
+        #expect(milliseconds.count == Self.trials && milliseconds.allSatisfy { $0 >= 200 }, "\(milliseconds)")
         #expect(waited >= Self.trials, "at least one app process waited for another in each trial (\(waited) waits)")
-        print("4 apps + widget, \(Self.trials) trials: every app opened the migrated store; \(waited) app openings waited for another process; the widget opened \(widgetOpened) times and refused \(widgetRefused) times")
+        print("4 apps + widget, \(Self.trials) trials: every app opened the migrated store; migrations took \(milliseconds.min() ?? 0)-\(milliseconds.max() ?? 0) ms; \(waited) app openings waited for another process; the widget opened \(widgetOpened) times and refused \(widgetRefused) times")
     }
 
     @Test func aWidgetThatOpensFirstNeverMigrates() throws {
