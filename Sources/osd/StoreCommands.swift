@@ -59,6 +59,10 @@ struct Inspect: ParsableCommand {
                     print("  index \(index.name) on \(index.columns.joined(separator: ", "))\(index.isUnique ? " (unique)" : "")")
                 }
             }
+            if !inspection.foreignObjects.isEmpty {
+                print("\nSchema objects OpenSwiftData did not make (a container refuses the store while they are there):")
+                for object in inspection.foreignObjects { print("  \(object)") }
+            }
             print("\nFiles:")
             for file in inspection.files { print("  \(file.path)  \(byteCount(file.bytes))") }
             for file in inspection.backups { print("  \(file.path)  \(byteCount(file.bytes))  (backup)") }

@@ -182,7 +182,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             seconds: configuration.migrationWaitTimeout,
             report: MigrationProgress.waitingReport(storeURL: url, from: "the stored version", to: schema.version.description, progress))
         var opened = try SQLiteStore.openExisting(at: url, schema: schema, openingWait: openingWait)
-        let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expectedFingerprint: schema.fingerprint)
+        let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expected: schema)
         guard let stored = recorded, let migration = try MigrationPlanner.migration(
             of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
             backingUp: configuration.backsUpBeforeMigrating)

@@ -76,6 +76,10 @@ public struct StoreInspection: Codable, Sendable {
     public let files: [File]
     /// Backups beside the store (`<store>.backup`).
     public let backups: [File]
+    /// Schema objects in the file that OpenSwiftData did not make (triggers, views, tables and
+    /// indices its schema has no place for), each as `trigger "name" on "Table"`: a container
+    /// refuses the store while any is there.
+    public let foreignObjects: [String]
 
     /// Reads the store at `url`.
     ///
@@ -112,6 +116,7 @@ public struct StoreInspection: Codable, Sendable {
         }
         files = [url.path, url.path + "-wal"].compactMap(Self.file)
         backups = [url.path + ".backup"].compactMap(Self.file)
+        foreignObjects = contents.foreignObjects.map(\.description)
     }
 
     /// Checks the store at `url`: SQLite's integrity and foreign-key checks, the metadata

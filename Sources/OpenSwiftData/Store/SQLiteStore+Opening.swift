@@ -56,13 +56,13 @@ extension SQLiteStore {
     /// Reads an existing store's metadata through a read-only connection, so that a file which
     /// turns out not to be a store, or to be another schema's store, is never written to.
     /// Returns `nil` when there is no store there yet.
-    static func inspectFile(at url: URL, readOnly: Bool, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
+    static func inspectFile(at url: URL, readOnly: Bool, expected: Schema? = nil) throws -> StoreMetadata? {
         try checkFile(at: url, readOnly: readOnly)
         guard let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > 0 else {
             return nil
         }
         return try readWithoutWriting(url) { db in
-            try readMetadata(db, location: .file(url), expectedFingerprint: expectedFingerprint)
+            try readMetadata(db, location: .file(url), expected: expected)
         }
     }
 
@@ -109,10 +109,16 @@ extension SQLiteStore {
     }
 
     /// The store's metadata; `nil` for an empty database; an error for a database that is not
-    /// one of our stores.
-    static func readMetadata(_ db: Database, location: Location, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
+    /// one of our stores, or a store holding schema objects OpenSwiftData did not make
+    /// (``ForeignSchemaObjects``) unless `refusingForeignObjects` is `false`.
+    ///
+    /// - Parameter expected: the schema of the models the store is opened with, if any: when the
+    ///   store records its structure, the recorded schema is not decoded.
+    static func readMetadata(
+        _ db: Database, location: Location, expected: Schema? = nil, refusingForeignObjects: Bool = true
+    ) throws -> StoreMetadata? {
         if try StoreMetadata.exists(in: db) {
-            guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: expectedFingerprint) else {
+            guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: expected?.fingerprint) else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
             }
@@ -121,13 +127,19 @@ extension SQLiteStore {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); it was left untouched. Update the app")
             }
+            if refusingForeignObjects {
+                let recorded = if let expected, expected.fingerprint == metadata.fingerprint { expected } else { try metadata.schema() }
+                let foreign = try ForeignSchemaObjects(in: db, schema: recorded)
+                if !foreign.isEmpty { throw foreign.refusal(describe(location)) }
+            }
             return metadata
         }
-        let otherTables = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        if !otherTables.isEmpty {
+        let otherObjects = try Row.fetchAll(
+            db, sql: "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+        ).map { "\($0[0] as String) \($0[1] as String)" }
+        if !otherObjects.isEmpty {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has the tables \(otherTables.joined(separator: ", ")) and no \(StoreMetadata.tableName)); it was left untouched. Point the ModelConfiguration at another URL")
+                "\(describe(location)) is an SQLite database but not an OpenSwiftData store (it has \(otherObjects.joined(separator: ", ")) and no \(StoreMetadata.tableName) table); it was left untouched. Point the ModelConfiguration at another URL")
         }
         return nil
     }
@@ -140,7 +152,7 @@ extension SQLiteStore {
     ) throws -> String {
         let metadata = try StoreMetadata(schema: schema)
         return try database.write { db in
-            if let created = try readMetadata(db, location: location, expectedFingerprint: schema.fingerprint) {
+            if let created = try readMetadata(db, location: location, expected: schema) {
                 try check(created, against: schema, location: location)
                 return created.storeIdentifier
             }

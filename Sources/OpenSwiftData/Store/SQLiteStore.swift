@@ -75,7 +75,7 @@ final class SQLiteStore: Sendable {
                 connection = .memory(database)
                 identifier = try Self.create(in: database, schema: schema, tables: tables)
             case .file(let url):
-                let existing = try metadata ?? Self.inspectFile(at: url, readOnly: readOnly, expectedFingerprint: schema.fingerprint)
+                let existing = try metadata ?? Self.inspectFile(at: url, readOnly: readOnly, expected: schema)
                 if let existing {
                     try Self.check(existing, against: schema, location: location)
                 } else if readOnly {
@@ -182,7 +182,7 @@ final class SQLiteStore: Sendable {
         do {
             (metadata, schemaVersion) = try busyWait.retryingTransientFailures {
                 try pool.read { db in
-                    (try readMetadata(db, location: .file(url), expectedFingerprint: schema.fingerprint), try Self.schemaVersion(db))
+                    (try readMetadata(db, location: .file(url), expected: schema), try Self.schemaVersion(db))
                 }
             }
         } catch {
@@ -327,9 +327,10 @@ final class SQLiteStore: Sendable {
         knownSchemaVersion.store(schemaVersion, ordering: .relaxed)
     }
 
-    /// Throws when the file's recorded schema is no longer the store's.
+    /// Throws when the file's recorded schema is no longer the store's, or the file holds schema
+    /// objects OpenSwiftData did not make (a trigger added while the store was open).
     private func checkStructure(_ db: Database, url: URL) throws {
-        guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: schema.fingerprint) else {
+        guard let metadata = try Self.readMetadata(db, location: location, expected: schema) else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the store \(url.path) no longer has its metadata: another process replaced or emptied the file since this container opened it; nothing was read or written. Open a new ModelContainer")
         }

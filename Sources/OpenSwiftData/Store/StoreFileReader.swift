@@ -13,31 +13,34 @@ enum StoreFileReader {
         /// By entity, then column, the column's SQL default.
         let columnDefaults: [String: [String: String]]
         let history: [(from: String, to: String, kind: String, rowsChanged: Int, milliseconds: Int, appliedAt: Date)]
+        let foreignObjects: [ForeignSchemaObjects.Object]
     }
 
     /// The metadata of the store at `url`, read alone (no row is counted).
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is missing, not an
-    ///   SQLite database, or not one of our stores.
+    ///   SQLite database, not one of our stores, or holds schema objects OpenSwiftData did not
+    ///   make (``ForeignSchemaObjects``).
     static func metadata(_ url: URL) throws -> StoreMetadata {
         try withReader(url) { db in try requiredMetadata(db, url) }
     }
 
-    private static func requiredMetadata(_ db: Database, _ url: URL) throws -> StoreMetadata {
-        guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+    private static func requiredMetadata(_ db: Database, _ url: URL, refusingForeignObjects: Bool = true) throws -> StoreMetadata {
+        guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url), refusingForeignObjects: refusingForeignObjects) else {
             throw SwiftDataError.loadIssueModelContainer.explaining("\(url.path) is an empty database, not a store")
         }
         return metadata
     }
 
-    /// The contents of the store at `url`.
+    /// The contents of the store at `url`, schema objects OpenSwiftData did not make included.
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is missing, not an
     ///   SQLite database, or not one of our stores.
     static func read(_ url: URL) throws -> Contents {
         try withReader(url) { db in
-            let metadata = try requiredMetadata(db, url)
+            let metadata = try requiredMetadata(db, url, refusingForeignObjects: false)
             let schema = try metadata.schema()
+            let foreign = try ForeignSchemaObjects(in: db, schema: schema)
             var rowCounts: [String: Int] = [:]
             var indices: [String: [(String, [String], Bool)]] = [:]
             var defaults: [String: [String: String]] = [:]
@@ -54,7 +57,9 @@ enum StoreFileReader {
                     history.append((row[0], row[1], row[2], row[3], row[4], Date(timeIntervalSinceReferenceDate: row[5])))
                 }
             }
-            return Contents(metadata: metadata, rowCounts: rowCounts, indices: indices, columnDefaults: defaults, history: history)
+            return Contents(
+                metadata: metadata, rowCounts: rowCounts, indices: indices, columnDefaults: defaults, history: history,
+                foreignObjects: foreign.objects)
         }
     }
 
@@ -68,7 +73,7 @@ enum StoreFileReader {
             for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
                 problems.append("foreign key check: a row of \(row[0] as String) (rowid \(row[1] as Int64? ?? -1)) refers to a missing row of \(row[2] as String)")
             }
-            guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+            guard let metadata = try SQLiteStore.readMetadata(db, location: .file(url), refusingForeignObjects: false) else {
                 return problems + ["the database has no \(StoreMetadata.tableName) table: it is not a store"]
             }
             let schema: Schema
@@ -76,6 +81,9 @@ enum StoreFileReader {
                 schema = try metadata.schema()
             } catch {
                 return problems + ["the recorded schema cannot be read: \(error)"]
+            }
+            for object in try ForeignSchemaObjects(in: db, schema: schema).objects {
+                problems.append("\(object) was not made by OpenSwiftData: a container refuses the store while it is there (remove it with \(object.dropSQL) if the file is trusted)")
             }
             if schema.fingerprint != metadata.fingerprint {
                 problems.append("the recorded fingerprint \(metadata.fingerprint) is not the recorded schema's (\(schema.fingerprint))")
@@ -110,6 +118,7 @@ enum StoreFileReader {
         _ url: URL, entity: String, columns: ([String]) throws -> Void, _ body: ([StoredValue]) throws -> Void
     ) throws {
         try withReader(url) { db in
+            _ = try requiredMetadata(db, url)
             guard try db.tableExists(entity), entity != StoreMetadata.tableName, entity != MigrationHistory.tableName else {
                 throw SwiftDataError.loadIssueModelContainer.explaining("the store \(url.path) has no entity \(entity)")
             }

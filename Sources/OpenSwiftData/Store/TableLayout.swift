@@ -166,10 +166,25 @@ final class TableLayout: @unchecked Sendable {
         var indices = entity.uniquenessConstraints.map { indexDefinition(columns: $0, unique: true) }
         indices += entity.indices.map { indexDefinition(columns: $0, unique: false) }
         for foreignKey in foreignKeys {
-            let name = "\(entity.name)_key_\(foreignKey.name)"
+            let name = Self.foreignKeyIndexName(entity: entity.name, relationship: foreignKey.name)
             indices.append((name, "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))"))
         }
         return indices
+    }
+
+    /// The names of the indices ``indices`` makes for `entity`, found from the entity alone.
+    static func indexNames(of entity: Schema.Entity) -> [String] {
+        entity.uniquenessConstraints.map { indexName(entity: entity.name, columns: $0, unique: true) }
+            + entity.indices.map { indexName(entity: entity.name, columns: $0, unique: false) }
+            + entity.relationshipsInOrder.filter(\.isToOne).map { foreignKeyIndexName(entity: entity.name, relationship: $0.name) }
+    }
+
+    private static func indexName(entity: String, columns: [String], unique: Bool) -> String {
+        "\(entity)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+    }
+
+    private static func foreignKeyIndexName(entity: String, relationship: String) -> String {
+        "\(entity)_key_\(relationship)"
     }
 
     /// The quoted name of the side table of an attribute with `.externalStorage`.
@@ -178,7 +193,11 @@ final class TableLayout: @unchecked Sendable {
     }
 
     static func externalTableName(entity: String, attribute: String) -> String {
-        "_osd_external_\(entity)_\(attribute)".quotedDatabaseIdentifier
+        unquotedExternalTableName(entity: entity, attribute: attribute).quotedDatabaseIdentifier
+    }
+
+    static func unquotedExternalTableName(entity: String, attribute: String) -> String {
+        "_osd_external_\(entity)_\(attribute)"
     }
 
     /// `CREATE TABLE` of an external attribute's side table: a row per saved model (`NULL` for
@@ -204,7 +223,7 @@ final class TableLayout: @unchecked Sendable {
     }
 
     private func indexDefinition(columns: [String], unique: Bool) -> (name: String, sql: String) {
-        let name = "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+        let name = Self.indexName(entity: entity.name, columns: columns, unique: unique)
         let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
     }
