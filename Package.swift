@@ -29,10 +29,16 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
+        // SQLite's defensive settings, which only a variadic C function sets.
+        .target(
+            name: "SQLiteDefensive",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "OpenSwiftData",
             dependencies: [
                 "OpenSwiftDataMacros",
+                "SQLiteDefensive",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -86,7 +86,7 @@ extension SQLiteStore {
     /// `configuration` for a connection that SQLite would let write but `query_only` keeps from
     /// writing: as the last connection to close, it deletes the write-ahead log that reading
     /// made, where a read-only one would leave it beside the store.
-    static func queryOnly(_ configuration: Configuration = Configuration()) -> Configuration {
+    static func queryOnly(_ configuration: Configuration = defensive()) -> Configuration {
         var configuration = configuration
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = ON") }
         // Another process creating the store holds a lock that reading waits for.

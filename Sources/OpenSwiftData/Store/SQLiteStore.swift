@@ -122,7 +122,7 @@ final class SQLiteStore: Sendable {
 
     /// The connections' configuration: the busy timeout, the SQL functions, and the query count.
     private static func configuration(counting statementCounter: StatementCounter, busyWait: BusyWait) -> Configuration {
-        var configuration = Configuration()
+        var configuration = defensive()
         configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
             QueryFunctions.install(in: db)

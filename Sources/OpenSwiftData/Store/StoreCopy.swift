@@ -19,7 +19,7 @@ enum StoreCopy {
         do {
             try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             let source = try DatabaseQueue(path: url.path, configuration: SQLiteStore.queryOnly())
-            let copy = try DatabaseQueue(path: destination.path)
+            let copy = try DatabaseQueue(path: destination.path, configuration: SQLiteStore.defensive())
             if let progress {
                 try source.backup(to: copy, pagesPerStep: 4096) { step in
                     progress(step.totalPageCount > 0 ? Double(step.completedPageCount) / Double(step.totalPageCount) : 1)

@@ -33,7 +33,7 @@ enum MigrationConnection {
     ) throws -> Result {
         let started = Date()
         let busyWait = BusyWait(seconds: wait, reporting: whileWaiting)
-        var configuration = Configuration()
+        var configuration = SQLiteStore.defensive()
         configuration.foreignKeysEnabled = false
         configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
@@ -89,7 +89,7 @@ enum MigrationConnection {
         while true {
             do {
                 let source = try DatabaseQueue(path: url.path, configuration: SQLiteStore.queryOnly())
-                let copy = try DatabaseQueue(path: pending.path)
+                let copy = try DatabaseQueue(path: pending.path, configuration: SQLiteStore.defensive())
                 try source.backup(to: copy)
                 try copy.close()
                 try source.close()
