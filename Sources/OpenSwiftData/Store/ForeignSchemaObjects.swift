@@ -13,15 +13,23 @@ struct ForeignSchemaObjects: Sendable {
         let name: String
         /// The table a trigger or index belongs to.
         let table: String
+        /// For one of the store's own tables, what its definition has that OpenSwiftData never
+        /// writes there (a `CHECK`, a foreign key, an `ON CONFLICT` clause, a collation, a
+        /// generated column); `nil` for an object OpenSwiftData does not make at all.
+        var clauses: [String]? = nil
 
         public var description: String {
-            type == "table" || type == "view" || table.isEmpty || table == name
+            if let clauses { return "table \(name.quotedDatabaseIdentifier) (defined with \(clauses.joined(separator: ", ")))" }
+            return type == "table" || type == "view" || table.isEmpty || table == name
                 ? "\(type) \(name.quotedDatabaseIdentifier)"
                 : "\(type) \(name.quotedDatabaseIdentifier) on \(table.quotedDatabaseIdentifier)"
         }
 
-        /// The statement that removes it.
-        var dropSQL: String { "DROP \(type.uppercased()) \(name.quotedDatabaseIdentifier);" }
+        /// How to remove it.
+        var dropSQL: String {
+            clauses == nil ? "DROP \(type.uppercased()) \(name.quotedDatabaseIdentifier);"
+                : "-- rebuild table \(name.quotedDatabaseIdentifier) without them;"
+        }
     }
 
     let objects: [Object]
@@ -36,7 +44,14 @@ struct ForeignSchemaObjects: Sendable {
             let type: String = row[0], name: String = row[1], table: String = row[2]
             let sql: String? = row[3]
             switch type {
-            case "table" where tables.contains(name) || Self.sqliteTables.contains(name):
+            case "table" where Self.sqliteTables.contains(name):
+                continue
+            case "table" where tables.contains(name):
+                // A side table's key refers to its entity's row, deleted with it; nothing else of
+                // ours has a clause that acts on a write.
+                let clauses = Self.actingClauses(in: sql ?? "", allowingReferences: name.hasPrefix("_osd_external_"))
+                    + (try Self.hasGeneratedColumns(db, name) ? ["a generated column"] : [])
+                if !clauses.isEmpty { objects.append(Object(type: type, name: name, table: table, clauses: clauses)) }
                 continue
             case "index" where tables.contains(table) && (indices.contains(name) || (sql == nil && name.hasPrefix("sqlite_autoindex_"))):
                 continue
@@ -45,6 +60,44 @@ struct ForeignSchemaObjects: Sendable {
             }
         }
         self.objects = objects
+    }
+
+    /// The clauses of a `CREATE TABLE` statement that can act on a write, or change what a
+    /// comparison or a uniqueness constraint means, and that OpenSwiftData never writes; words
+    /// inside quoted names and strings are not read.
+    static func actingClauses(in sql: String, allowingReferences: Bool) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            switch character {
+            case "\"", "'", "`": quote = character
+            case "[": quote = "]"
+            default:
+                if character.isLetter || character == "_" {
+                    word.append(character)
+                    continue
+                }
+            }
+            if !word.isEmpty { words.append(word.uppercased()); word = "" }
+        }
+        if !word.isEmpty { words.append(word.uppercased()) }
+        var clauses: [String] = []
+        for (keyword, clause) in [("CHECK", "a CHECK constraint"), ("CONFLICT", "an ON CONFLICT clause"), ("COLLATE", "a collation")]
+        where words.contains(keyword) {
+            clauses.append(clause)
+        }
+        if !allowingReferences, words.contains("REFERENCES") { clauses.append("a foreign key") }
+        return clauses
+    }
+
+    private static func hasGeneratedColumns(_ db: Database, _ table: String) throws -> Bool {
+        // `hidden` is 2 or 3 for a generated column.
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)", arguments: [table]) ?? 0 > 0
     }
 
     /// Tables SQLite makes itself: key sequences for `AUTOINCREMENT`, statistics of `ANALYZE`.
