@@ -33,6 +33,8 @@ struct ForeignSchemaObjects: Sendable {
     }
 
     let objects: [Object]
+    /// The tables the recorded schema names that the file does not have.
+    let missingTables: [String]
 
     var isEmpty: Bool { objects.isEmpty }
 
@@ -40,9 +42,11 @@ struct ForeignSchemaObjects: Sendable {
     init(in db: Database, schema: Schema) throws {
         let (tables, indices) = Self.expectedNames(schema)
         var objects: [Object] = []
+        var missing = tables
         for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") {
             let type: String = row[0], name: String = row[1], table: String = row[2]
             let sql: String? = row[3]
+            if type == "table" { missing.remove(name) }
             switch type {
             case "table" where Self.sqliteTables.contains(name):
                 continue
@@ -60,6 +64,8 @@ struct ForeignSchemaObjects: Sendable {
             }
         }
         self.objects = objects
+        // The history table is made with the first migration.
+        missingTables = missing.subtracting([MigrationHistory.tableName]).sorted()
     }
 
     /// The clauses of a `CREATE TABLE` statement that can act on a write, or change what a
@@ -124,6 +130,12 @@ struct ForeignSchemaObjects: Sendable {
             }
         }
         return (tables, indices)
+    }
+
+    /// Why a store lacking tables its recorded schema names is refused.
+    func missingTablesRefusal(_ location: String) -> SwiftDataError {
+        SwiftDataError.loadIssueModelContainer.explaining(
+            "\(location) records a schema whose tables it does not have: \(missingTables.map(\.quotedDatabaseIdentifier).joined(separator: ", ")); it was changed by another tool or is damaged, and was left untouched. Restore it from a backup")
     }
 
     /// Why a store holding these objects is refused, and how to fix it.

@@ -131,6 +131,7 @@ extension SQLiteStore {
                 let recorded = if let expected, expected.fingerprint == metadata.fingerprint { expected } else { try metadata.schema() }
                 let foreign = try ForeignSchemaObjects(in: db, schema: recorded)
                 if !foreign.isEmpty { throw foreign.refusal(describe(location)) }
+                if !foreign.missingTables.isEmpty { throw foreign.missingTablesRefusal(describe(location)) }
             }
             return metadata
         }

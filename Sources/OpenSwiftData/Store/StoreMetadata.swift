@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What a store records about itself, in its `_osd_metadata` table: who it is, which schema
 /// its tables follow, and which version of the store format it uses.
@@ -35,8 +36,30 @@ struct StoreMetadata {
     }
 
     /// The schema the tables follow, decoded from the snapshot.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` saying what is wrong with a snapshot
+    ///   that is not a schema's JSON (too deeply nested, not JSON, a field missing or of another
+    ///   type).
     func schema() throws -> Schema {
-        try JSONDecoder().decode(Schema.self, from: Data(schemaJSON.utf8))
+        do {
+            return try JSONDecoder().decode(Schema.self, from: Data(schemaJSON.utf8))
+        } catch let error as DecodingError {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the schema the store records cannot be read (\(Self.describe(error))); the file was not written by this version of OpenSwiftData, or was changed since, and was left untouched")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.isEmpty ? "" : " at \(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"
+        }
+        switch error {
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        case .keyNotFound(let key, let context): return "\(key.stringValue) is missing\(path(context))"
+        case .typeMismatch(let type, let context): return "a value is not a \(type)\(path(context))"
+        case .valueNotFound(let type, let context): return "a \(type) is null\(path(context))"
+        @unknown default: return "\(error)"
+        }
     }
 
     static func exists(in db: Database) throws -> Bool {
@@ -51,13 +74,45 @@ struct StoreMetadata {
             """)
     }
 
+    /// The largest value the metadata table may hold, in bytes: a recorded schema of thousands
+    /// of entities is a few megabytes.
+    static let maximumValueBytes: Int32 = 64 << 20
+    /// The most rows the metadata table may hold; a store writes at most six.
+    static let maximumRows = 64
+
     /// The metadata the store records; `nil` when it is incomplete. `expectedFingerprint`, the
     /// fingerprint of the models the store is opened with, spares decoding the recorded schema
     /// when the recorded fingerprint is that one already.
+    ///
+    /// The table is read from a file that may come from anywhere, so what it holds is bounded
+    /// before it is loaded: a value larger than ``maximumValueBytes`` is refused by SQLite as it
+    /// is read (the connection's length limit is lowered meanwhile), a table of more than
+    /// ``maximumRows`` rows or with values that are not text is refused.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what is wrong with the table.
     static func read(from db: Database, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
-        let pairs = try Row.fetchAll(db, sql: "SELECT \"key\", \"value\" FROM \(tableName.quotedDatabaseIdentifier)")
+        let table = tableName.quotedDatabaseIdentifier
+        let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+        guard rows <= maximumRows else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the store's \(tableName) table has \(rows) rows, where a store writes at most six; the file was not written by OpenSwiftData, and was left untouched")
+        }
+        let connection = db.sqliteConnection
+        let previousLimit = sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, maximumValueBytes)
+        defer { sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, previousLimit) }
         var values: [String: String] = [:]
-        for row in pairs { values[row[0]] = row[1] }
+        do {
+            for row in try Row.fetchAll(db, sql: "SELECT \"key\", \"value\" FROM \(table)") {
+                guard case .string(let key) = (row[0] as DatabaseValue).storage, case .string(let value) = (row[1] as DatabaseValue).storage else {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "the store's \(tableName) table holds a key or value that is not text, which OpenSwiftData never writes; the file was left untouched")
+                }
+                values[key] = value
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_TOOBIG {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the store's \(tableName) table holds a value of more than \(maximumValueBytes >> 20) MB, far more than any recorded schema; it was not read, and the file was left untouched")
+        }
         guard let storeIdentifier = values["storeIdentifier"],
               let formatVersion = values["formatVersion"].flatMap(Int.init),
               let schemaJSON = values["schema"],
