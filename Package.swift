@@ -1,6 +1,12 @@
 // swift-tools-version: 6.2
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+// Scripts/fuzz.sh builds with OSD_FUZZ=1: the library is instrumented for libFuzzer and the
+// MetadataFuzzer is its fuzz target. Otherwise MetadataFuzzer replays the inputs it is given.
+let fuzzing = ProcessInfo.processInfo.environment["OSD_FUZZ"] != nil
+let instrumentedForFuzzing: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
 
 let package = Package(
     name: "OpenSwiftData",
@@ -42,7 +48,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: instrumentedForFuzzing
         ),
         .target(
             name: "SwiftData",
@@ -68,12 +75,21 @@ let package = Package(
             dependencies: ["OpenSwiftData"],
             path: "Tests/StoreOpener"
         ),
+        // What OpenSwiftData reads from store files it did not write, fuzzed (Scripts/fuzz.sh).
+        .executableTarget(
+            name: "MetadataFuzzer",
+            dependencies: ["OpenSwiftData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/Fuzz",
+            swiftSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"]), .define("FUZZING")] : [],
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+        ),
         .testTarget(
             name: "OpenSwiftDataTests",
             dependencies: [
                 "OpenSwiftData",
                 "osd",
                 "StoreOpener",
+                "MetadataFuzzer",
                 "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
