@@ -81,7 +81,7 @@ let package = Package(
             dependencies: ["OpenSwiftData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Fuzz",
             swiftSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"]), .define("FUZZING")] : [],
-            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])] : []
         ),
         .testTarget(
             name: "OpenSwiftDataTests",

@@ -15,4 +15,4 @@ seconds="${1:-300}"
 OSD_FUZZ=1 swift build --product MetadataFuzzer --build-path .build-fuzz
 mkdir -p .build-fuzz/corpus
 .build-fuzz/debug/MetadataFuzzer -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
-    -artifact_prefix=.build-fuzz/ .build-fuzz/corpus Tests/FuzzCorpus/seeds Tests/FuzzCorpus/regressions
+    -dict=Tests/FuzzCorpus/schema.dict -artifact_prefix=.build-fuzz/ .build-fuzz/corpus Tests/FuzzCorpus/seeds Tests/FuzzCorpus/regressions

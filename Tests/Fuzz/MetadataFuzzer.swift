@@ -109,10 +109,28 @@ enum MetadataFuzzing {
 }
 
 #if FUZZING
+/// libFuzzer's driver, called from this executable's own `main` (SwiftPM names an executable's
+/// entry point itself, so libFuzzer's `main` is not the one that runs).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The fuzz target by the name libFuzzer's runtime refers to.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    MetadataFuzzing.run(Data(bytes: bytes, count: count))
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    MetadataFuzzing.run(bytes.map { Data(bytes: $0, count: count) } ?? Data())
     return 0
+}
+
+@main
+struct Fuzz {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv) { bytes, count in fuzzOneInput(bytes, count) })
+    }
 }
 #else
 @main

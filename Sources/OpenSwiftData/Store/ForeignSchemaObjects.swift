@@ -54,7 +54,6 @@ struct ForeignSchemaObjects: Sendable {
                 // A side table's key refers to its entity's row, deleted with it; nothing else of
                 // ours has a clause that acts on a write.
                 let clauses = Self.actingClauses(in: sql ?? "", allowingReferences: name.hasPrefix("_osd_external_"))
-                    + (try Self.hasGeneratedColumns(db, name) ? ["a generated column"] : [])
                 if !clauses.isEmpty { objects.append(Object(type: type, name: name, table: table, clauses: clauses)) }
                 continue
             case "index" where tables.contains(table) && (indices.contains(name) || (sql == nil && name.hasPrefix("sqlite_autoindex_"))):
@@ -70,40 +69,44 @@ struct ForeignSchemaObjects: Sendable {
 
     /// The clauses of a `CREATE TABLE` statement that can act on a write, or change what a
     /// comparison or a uniqueness constraint means, and that OpenSwiftData never writes; words
-    /// inside quoted names and strings are not read.
+    /// inside quoted names and strings are not read. (Read byte by byte: every open reads the
+    /// statement of each of the store's tables.)
     static func actingClauses(in sql: String, allowingReferences: Bool) -> [String] {
-        var words: [String] = []
-        var word = ""
-        var quote: Character?
-        for character in sql {
+        var words: Set<String> = []
+        var word: [UInt8] = []
+        var quote: UInt8?
+        func endWord() {
+            if !word.isEmpty { words.insert(String(decoding: word, as: UTF8.self).uppercased()) }
+            word.removeAll(keepingCapacity: true)
+        }
+        for byte in sql.utf8 {
             if let open = quote {
-                if character == open { quote = nil }
+                if byte == open { quote = nil }
                 continue
             }
-            switch character {
-            case "\"", "'", "`": quote = character
-            case "[": quote = "]"
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
+                endWord()
+                quote = byte
+            case UInt8(ascii: "["):
+                endWord()
+                quote = UInt8(ascii: "]")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+                word.append(byte)
             default:
-                if character.isLetter || character == "_" {
-                    word.append(character)
-                    continue
-                }
+                endWord()
             }
-            if !word.isEmpty { words.append(word.uppercased()); word = "" }
         }
-        if !word.isEmpty { words.append(word.uppercased()) }
+        endWord()
         var clauses: [String] = []
-        for (keyword, clause) in [("CHECK", "a CHECK constraint"), ("CONFLICT", "an ON CONFLICT clause"), ("COLLATE", "a collation")]
-        where words.contains(keyword) {
-            clauses.append(clause)
-        }
+        let kinds = [
+            ("CHECK", "a CHECK constraint"), ("CONFLICT", "an ON CONFLICT clause"), ("COLLATE", "a collation"),
+            // `AS` begins a generated column's expression (`GENERATED ALWAYS` may be left out).
+            ("AS", "a generated column"),
+        ]
+        for (keyword, clause) in kinds where words.contains(keyword) { clauses.append(clause) }
         if !allowingReferences, words.contains("REFERENCES") { clauses.append("a foreign key") }
         return clauses
-    }
-
-    private static func hasGeneratedColumns(_ db: Database, _ table: String) throws -> Bool {
-        // `hidden` is 2 or 3 for a generated column.
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)", arguments: [table]) ?? 0 > 0
     }
 
     /// Tables SQLite makes itself: key sequences for `AUTOINCREMENT`, statistics of `ANALYZE`.

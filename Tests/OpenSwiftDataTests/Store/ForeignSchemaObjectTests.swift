@@ -65,8 +65,8 @@ import Testing
             in: #"CREATE TABLE "Check" ("_pk" INTEGER PRIMARY KEY AUTOINCREMENT, "check" TEXT NOT NULL, "on conflict" INTEGER DEFAULT 'COLLATE')"#,
             allowingReferences: false).isEmpty)
         #expect(ForeignSchemaObjects.actingClauses(
-            in: #"CREATE TABLE "T" ("a" INTEGER CHECK (a > 0), "b" TEXT COLLATE NOCASE REFERENCES "U"("_pk"))"#,
-            allowingReferences: false) == ["a CHECK constraint", "a collation", "a foreign key"])
+            in: #"CREATE TABLE "T" ("a" INTEGER CHECK (a > 0), "b" TEXT COLLATE NOCASE REFERENCES "U"("_pk"), "c" INTEGER AS (a * 2))"#,
+            allowingReferences: false) == ["a CHECK constraint", "a collation", "a generated column", "a foreign key"])
     }
 
     @Test func theStoreOpensOnceTheObjectsAreRemoved() throws {
