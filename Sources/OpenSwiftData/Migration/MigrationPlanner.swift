@@ -46,7 +46,7 @@ enum MigrationPlanner {
         stored metadata: StoreMetadata, target: Schema, versions plan: PlanVersions?, entitiesElsewhere: Set<String>,
         store: String, backingUp: Bool
     ) throws -> [MigrationStep] {
-        let stored = try metadata.schema()
+        let stored = try metadata.schema(of: store)
         guard let plan else {
             if stored.version > target.version {
                 throw SwiftDataError.backwardMigration.explaining(

@@ -118,7 +118,7 @@ extension SQLiteStore {
         _ db: Database, location: Location, expected: Schema? = nil, refusingForeignObjects: Bool = true
     ) throws -> StoreMetadata? {
         if try StoreMetadata.exists(in: db) {
-            guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: expected?.fingerprint) else {
+            guard let metadata = try StoreMetadata.read(from: db, expectedFingerprint: expected?.fingerprint, store: describe(location)) else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(describe(location)) has an incomplete \(StoreMetadata.tableName) table; it was left untouched")
             }
@@ -128,7 +128,9 @@ extension SQLiteStore {
                     "\(describe(location)) was written by a newer OpenSwiftData (store format \(metadata.formatVersion), this build reads up to \(StoreMetadata.currentFormatVersion)); it was left untouched. Update the app")
             }
             if refusingForeignObjects {
-                let recorded = if let expected, expected.fingerprint == metadata.fingerprint { expected } else { try metadata.schema() }
+                let recorded = if let expected, expected.fingerprint == metadata.fingerprint { expected } else {
+                    try metadata.schema(of: describe(location))
+                }
                 let foreign = try ForeignSchemaObjects(in: db, schema: recorded)
                 if !foreign.isEmpty { throw foreign.refusal(describe(location)) }
                 if !foreign.missingTables.isEmpty { throw foreign.missingTablesRefusal(describe(location)) }

@@ -40,12 +40,12 @@ struct StoreMetadata {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` saying what is wrong with a snapshot
     ///   that is not a schema's JSON (too deeply nested, not JSON, a field missing or of another
     ///   type).
-    func schema() throws -> Schema {
+    func schema(of store: String = "the store") throws -> Schema {
         do {
             return try JSONDecoder().decode(Schema.self, from: Data(schemaJSON.utf8))
         } catch let error as DecodingError {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the schema the store records cannot be read (\(Self.describe(error))); the file was not written by this version of OpenSwiftData, or was changed since, and was left untouched")
+                "the schema \(store) records cannot be read (\(Self.describe(error))); the file was not written by this version of OpenSwiftData, or was changed since, and was left untouched")
         }
     }
 
@@ -90,12 +90,12 @@ struct StoreMetadata {
     /// ``maximumRows`` rows or with values that are not text is refused.
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what is wrong with the table.
-    static func read(from db: Database, expectedFingerprint: String? = nil) throws -> StoreMetadata? {
+    static func read(from db: Database, expectedFingerprint: String? = nil, store: String = "the store") throws -> StoreMetadata? {
         let table = tableName.quotedDatabaseIdentifier
         let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
         guard rows <= maximumRows else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the store's \(tableName) table has \(rows) rows, where a store writes at most six; the file was not written by OpenSwiftData, and was left untouched")
+                "the \(tableName) table of \(store) has \(rows) rows, where a store writes at most six; the file was not written by OpenSwiftData, and was left untouched")
         }
         let connection = db.sqliteConnection
         let previousLimit = sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, maximumValueBytes)
@@ -105,13 +105,13 @@ struct StoreMetadata {
             for row in try Row.fetchAll(db, sql: "SELECT \"key\", \"value\" FROM \(table)") {
                 guard case .string(let key) = (row[0] as DatabaseValue).storage, case .string(let value) = (row[1] as DatabaseValue).storage else {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
-                        "the store's \(tableName) table holds a key or value that is not text, which OpenSwiftData never writes; the file was left untouched")
+                        "the \(tableName) table of \(store) holds a key or value that is not text, which OpenSwiftData never writes; the file was left untouched")
                 }
                 values[key] = value
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_TOOBIG {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the store's \(tableName) table holds a value of more than \(maximumValueBytes >> 20) MB, far more than any recorded schema; it was not read, and the file was left untouched")
+                "the \(tableName) table of \(store) holds a value of more than \(maximumValueBytes >> 20) MB, far more than any recorded schema; it was not read, and the file was left untouched")
         }
         guard let storeIdentifier = values["storeIdentifier"],
               let formatVersion = values["formatVersion"].flatMap(Int.init),

@@ -36,21 +36,21 @@ import Testing
 
     @Test func aSchemaThatIsNotJSONIsNamed() throws {
         let url = try store(changing: "UPDATE _osd_metadata SET value = 'not json at all' WHERE key = 'schema'")
-        #expect(try refusal(url).contains("the schema the store records cannot be read"))
+        #expect(try refusal(url).contains("records cannot be read"))
     }
 
     @Test func aDeeplyNestedSchemaIsRefusedInBoundedTime() throws {
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let url = try store(changing: "UPDATE _osd_metadata SET value = ? WHERE key = 'schema'", arguments: [nested])
         let started = Date()
-        #expect(try refusal(url).contains("the schema the store records cannot be read"))
+        #expect(try refusal(url).contains("records cannot be read"))
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aSchemaOfTheWrongShapeSaysWhere() throws {
         let url = try store(changing: #"UPDATE _osd_metadata SET value = '{"encodingVersion":{"major":1,"minor":0,"patch":0},"version":{"major":1,"minor":0,"patch":0},"entities":[{"name":42}]}' WHERE key = 'schema'"#)
         let message = try refusal(url)
-        #expect(message.contains("the schema the store records cannot be read"))
+        #expect(message.contains("records cannot be read"))
         #expect(message.contains("entities.0"))
     }
 
