@@ -57,11 +57,18 @@ struct StoreTableColumns: ColumnResolving {
         RowIdentity(
             entityName: table.entity.name, storeIdentifier: storeIdentifier, tableName: table.tableName,
             primaryKey: "\(qualifier).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)",
-            identifierKeyPath: identifierKeyPath(table.layout.modelType))
+            identifierKeyPath: identifierKeyPath(table.layout.modelType), idKeyPath: idKeyPath(table.layout.modelType))
     }
 
     private func identifierKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath {
         \M.persistentModelID
+    }
+
+    private func idKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath? {
+        // Typed so that it names `PersistentModel`'s own `id`, the property `\Model.id` names in
+        // code, not `Identifiable`'s requirement.
+        let keyPath: KeyPath<M, PersistentIdentifier> = \M.id
+        return M.ID.self == PersistentIdentifier.self ? keyPath : nil
     }
 
     // MARK: Key paths through to-one relationships

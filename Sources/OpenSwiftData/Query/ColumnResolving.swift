@@ -49,6 +49,14 @@ struct RowIdentity {
     let primaryKey: String
     /// `\Model.persistentModelID` for the table's model type.
     let identifierKeyPath: AnyKeyPath
+    /// `\Model.id`, when the model's `Identifiable` identifier is its `persistentModelID` (a
+    /// model that declares an `id` of its own has it as an attribute instead).
+    var idKeyPath: AnyKeyPath?
+
+    /// Whether `keyPath` reads the model's identifier.
+    func isIdentifier(_ keyPath: AnyKeyPath) -> Bool {
+        keyPath == identifierKeyPath || keyPath == idKeyPath
+    }
 
     /// The row of `identifier` in this table, or nil when the identifier names a model of
     /// another entity or store, or one never saved: no row of the table is that model.

@@ -35,7 +35,7 @@ extension PredicateTranslationScope {
             translated.nullWhenMissing = model.lineage
             return translated
         }
-        if let identity = model.identity, keyPath == identity.identifierKeyPath {
+        if let identity = model.identity, identity.isIdentifier(keyPath) {
             return TranslatedExpression(form: .model(model), type: type, codec: nil, mayBeNull: isOptional)
         }
         if let relationship = model.columns.relationship(for: keyPath), let ownerKey = model.key {

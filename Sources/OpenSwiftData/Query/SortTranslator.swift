@@ -60,6 +60,11 @@ enum SortTranslator {
             throw SwiftDataError.unsupportedSortDescriptor.explaining(
                 "a SortDescriptor<\(readableTypeName(T.self))> without a key path cannot be sorted by in SQL")
         }
+        // A model's identifier: within one fetch every row is of one entity and one store, so
+        // identifiers order as their rows' keys do.
+        if columns.column(for: keyPath) == nil, let identity = columns.rowIdentity, identity.isIdentifier(keyPath) {
+            return ["\(identity.primaryKey) \(descriptor.order == .forward ? "ASC" : "DESC")"]
+        }
         guard let column = try columns.column(for: keyPath)
             ?? relatedColumn(keyPath, columns: columns, aliases: aliases, related: &related)
         else {
