@@ -520,10 +520,14 @@ func fetchError<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, in contain
         #expect(message?.contains("no order") == true, "\(message ?? "no error")")
     }
 
-    @Test func theIdentifiablePropertyPointsToPersistentModelID() {
-        let id = Shelf(name: "x").persistentModelID
-        let message = fetchError(FetchDescriptor<Shelf>(predicate: #Predicate { $0.id == id }), in: graph.container)
-        #expect(message?.contains("use persistentModelID") == true, "\(message ?? "no error")")
+    @Test func theIdentifiablePropertyIsThePersistentModelID() throws {
+        // `id` is `persistentModelID` for a model that declares no `id`, as in SwiftData.
+        let context = ModelContext(graph.container)
+        let shelf = try #require(try context.fetch(FetchDescriptor<Shelf>(sortBy: [SortDescriptor(\.name)])).first)
+        let id = shelf.persistentModelID
+        #expect(try context.fetch(FetchDescriptor<Shelf>(predicate: #Predicate { $0.id == id })).map(\.name) == [shelf.name])
+        let unsaved = Shelf(name: "x").persistentModelID
+        #expect(try context.fetchCount(FetchDescriptor<Shelf>(predicate: #Predicate { $0.id == unsaved })) == 0)
     }
 
     @Test func closuresOverValuesThatAreNotRelationships() {
