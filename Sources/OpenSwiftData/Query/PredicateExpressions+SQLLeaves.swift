@@ -53,6 +53,12 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
         }
         let baseSQL = try scope.sql(base, in: Self.self)
         let kind = base.kind
+        // `$0.kind.rawValue`: the column holds the raw value already.
+        if let codec = base.codec, codec.storage != .codable, RawValueKeyPath.reads(anyKeyPath, of: kind.wrappedType) {
+            var translated = TranslatedExpression.sql(baseSQL, type: Output.self, mayBeNull: base.mayBeNull, codec: ValueCodec.forType(Output.self))
+            translated.keyPathDescription = base.keyPathDescription.map { "\($0).rawValue" }
+            return translated
+        }
         if base.codec?.storage == .codable || kind.storage == .json {
             throw scope.unsupported(
                 Self.self,
@@ -96,5 +102,27 @@ extension SQLFragment.Interpolation {
     /// Text spliced as SQL as it is: only for names this module defines, never for values.
     mutating func appendInterpolation(raw text: String) {
         fragment.sql += text
+    }
+}
+
+/// Whether a key path reads a `RawRepresentable` value's raw value, which the store keeps as the
+/// column's value.
+///
+/// `\Kind.rawValue` written in a predicate names the enum's own property, which no key path made
+/// here through `RawRepresentable` equals; so a key path counts when the type lists its values
+/// (`CaseIterable`) and the key path gives each one's raw value. For another type it is not
+/// known, and the read is refused.
+enum RawValueKeyPath {
+    static func reads(_ keyPath: AnyKeyPath, of type: Any.Type) -> Bool {
+        guard let listed = type as? any (CaseIterable & RawRepresentable).Type else { return false }
+        return givesRawValues(keyPath, listed)
+    }
+
+    private static func givesRawValues<R: CaseIterable & RawRepresentable>(_ keyPath: AnyKeyPath, _: R.Type) -> Bool {
+        guard let typed = keyPath as? KeyPath<R, R.RawValue>, !R.allCases.isEmpty else { return false }
+        return R.allCases.allSatisfy { value in
+            guard let read = value[keyPath: typed] as? AnyHashable, let raw = value.rawValue as? AnyHashable else { return false }
+            return read == raw
+        }
     }
 }
