@@ -59,6 +59,15 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
             translated.keyPathDescription = base.keyPathDescription.map { "\($0).rawValue" }
             return translated
         }
+        // `isEmpty` and `count` of an array of values, which the store keeps as a JSON array.
+        if let array = kind.wrappedType as? any StoredJSONArray.Type, base.codec?.storage == .codable || kind.storage == .json {
+            if anyKeyPath == array.isEmptyKeyPath {
+                return .sql("(json_array_length(\(baseSQL)) = 0)", type: Output.self)
+            }
+            if anyKeyPath == array.countKeyPath {
+                return .sql("json_array_length(\(baseSQL))", type: Output.self)
+            }
+        }
         if base.codec?.storage == .codable || kind.storage == .json {
             throw scope.unsupported(
                 Self.self,
@@ -124,5 +133,24 @@ enum RawValueKeyPath {
             guard let read = value[keyPath: typed] as? AnyHashable, let raw = value.rawValue as? AnyHashable else { return false }
             return read == raw
         }
+    }
+}
+
+/// An array of values, which the store keeps as a JSON array: what its `isEmpty` and `count`
+/// key paths are, and whether `contains` can compare its elements in SQL.
+protocol StoredJSONArray {
+    static var isEmptyKeyPath: AnyKeyPath { get }
+    static var countKeyPath: AnyKeyPath { get }
+    /// The element type, when `json_each` reads elements as values that compare in SQL as
+    /// Swift compares them: strings (byte for byte, as everywhere in SQL), integers, booleans.
+    static var searchableElementType: Any.Type? { get }
+}
+
+extension Array: StoredJSONArray {
+    static var isEmptyKeyPath: AnyKeyPath { \Self.isEmpty }
+    static var countKeyPath: AnyKeyPath { \Self.count }
+    static var searchableElementType: Any.Type? {
+        let searchable: [Any.Type] = [String.self, Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt8.self, UInt16.self, UInt32.self, Bool.self]
+        return searchable.contains { $0 == Element.self } ? Element.self : nil
     }
 }

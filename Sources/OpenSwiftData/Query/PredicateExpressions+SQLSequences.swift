@@ -29,6 +29,13 @@ extension PredicateExpressions.SequenceContains: PredicateSQLTranslatable {
             return try membership(of: member, in: elements.map { $0 as Any }, scope: scope)
         }
         let name = container.keyPathDescription.map { "\($0) " } ?? ""
+        // `$0.tags.contains("x")`: an array of values, kept as a JSON array.
+        if container.kind.storage == .json, let array = container.kind.wrappedType as? any StoredJSONArray.Type,
+           array.searchableElementType != nil, !member.mayBeNil {
+            let containerSQL = try scope.sql(container, in: Self.self)
+            let memberSQL = try scope.sql(member, in: Self.self)
+            return .sql("(EXISTS (SELECT 1 FROM json_each(\(containerSQL)) WHERE json_each.value = \(memberSQL)))", type: Bool.self)
+        }
         if container.kind.storage == .json {
             throw scope.unsupported(
                 Self.self,
