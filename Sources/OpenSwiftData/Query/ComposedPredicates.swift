@@ -80,11 +80,12 @@ public enum CompoundPredicate {
     /// - Parameter predicates: the predicates to join with `AND`, in order.
     /// - Returns: a predicate that a fetch runs as their SQL joined by `AND`.
     public static func and<Model>(_ predicates: [Predicate<Model>]) -> Predicate<Model> {
-        predicates.dropFirst().reduce(predicates.first ?? Predicate<Model>.true) { combined, next in
+        guard !predicates.isEmpty else { return Predicate<Model>.true }
+        return balanced(predicates[...]) { left, right in
             Predicate<Model> { input in
                 PredicateExpressions.Conjunction(
-                    lhs: PredicateExpressions.PredicateEvaluation(predicate: combined, input: input),
-                    rhs: PredicateExpressions.PredicateEvaluation(predicate: next, input: input))
+                    lhs: PredicateExpressions.PredicateEvaluation(predicate: left, input: input),
+                    rhs: PredicateExpressions.PredicateEvaluation(predicate: right, input: input))
             }
         }
     }
@@ -94,13 +95,25 @@ public enum CompoundPredicate {
     /// - Parameter predicates: the predicates to join with `OR`, in order.
     /// - Returns: a predicate that a fetch runs as their SQL joined by `OR`.
     public static func or<Model>(_ predicates: [Predicate<Model>]) -> Predicate<Model> {
-        predicates.dropFirst().reduce(predicates.first ?? Predicate<Model>.false) { combined, next in
+        guard !predicates.isEmpty else { return Predicate<Model>.false }
+        return balanced(predicates[...]) { left, right in
             Predicate<Model> { input in
                 PredicateExpressions.Disjunction(
-                    lhs: PredicateExpressions.PredicateEvaluation(predicate: combined, input: input),
-                    rhs: PredicateExpressions.PredicateEvaluation(predicate: next, input: input))
+                    lhs: PredicateExpressions.PredicateEvaluation(predicate: left, input: input),
+                    rhs: PredicateExpressions.PredicateEvaluation(predicate: right, input: input))
             }
         }
+    }
+
+    /// `parts` joined two by two into a balanced tree, in order: `AND` and `OR` are associative,
+    /// and Swift still evaluates the parts left to right, stopping where it did, while the SQL
+    /// nests only about log₂(n) deep (a chain of 90 overflowed SQLite's parser stack).
+    private static func balanced<Model>(
+        _ parts: ArraySlice<Predicate<Model>>, _ join: (Predicate<Model>, Predicate<Model>) -> Predicate<Model>
+    ) -> Predicate<Model> {
+        if parts.count == 1 { return parts[parts.startIndex] }
+        let middle = parts.startIndex + parts.count / 2
+        return join(balanced(parts[..<middle], join), balanced(parts[middle...], join))
     }
 
     /// Holds where `predicate` does not.

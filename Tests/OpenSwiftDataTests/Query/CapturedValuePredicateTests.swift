@@ -51,3 +51,19 @@ import Testing
         #expect(error.description.contains("a subscript translates only over values captured from outside the predicate"))
     }
 }
+
+extension CapturedValuePredicateTests {
+    @Test func tenThousandPredicatesJoinedByOrAndAndRun() throws {
+        let (context, all) = try scores()
+        let many = (0..<10_000).map { value in #Predicate<Score> { $0.points == value } }
+        let either = CompoundPredicate.or(many)
+        try expectSwiftsAnswer(either, context, all)
+        #expect(try context.fetchCount(FetchDescriptor<Score>(predicate: either)) == 5)
+        let none = CompoundPredicate.and(many)
+        try expectSwiftsAnswer(none, context, all)
+        let bounds = (0..<10_000).map { bound in #Predicate<Score> { $0.points > -bound } }
+        try expectSwiftsAnswer(CompoundPredicate.and(bounds), context, all)
+        try expectSwiftsAnswer(CompoundPredicate.or([]), context, all)
+        try expectSwiftsAnswer(CompoundPredicate.and([]), context, all)
+    }
+}
