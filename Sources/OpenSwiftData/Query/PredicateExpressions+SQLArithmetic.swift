@@ -35,7 +35,10 @@ extension PredicateTranslationScope {
         let kind = SQLValueKind(Node.Output.self)
         let (l, r) = try arithmeticOperands(left, right, kind: kind, in: Node.self)
         let fragment = operation(l, r)
-        return .sql(kind.storage == .float ? "\(raw: QueryFunctions.roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
+        var result = TranslatedExpression.sql(
+            kind.storage == .float ? "\(raw: QueryFunctions.roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
+        result.mayBeNaN = kind.storage == .real || kind.storage == .float
+        return result
     }
 }
 
@@ -78,6 +81,8 @@ extension PredicateExpressions.UnaryMinus: PredicateSQLTranslatable {
         if let folded = scope.folded(self, [operand]) { return folded }
         let kind = SQLValueKind(Output.self)
         let (value, _) = try scope.arithmeticOperands(operand, operand, kind: kind, in: Self.self)
-        return .sql("(- \(value))", type: Output.self)
+        var result = TranslatedExpression.sql("(- \(value))", type: Output.self)
+        result.mayBeNaN = operand.mayBeNaN
+        return result
     }
 }

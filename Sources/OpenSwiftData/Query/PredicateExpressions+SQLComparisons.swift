@@ -117,7 +117,7 @@ extension PredicateExpressions.Equal: PredicateSQLTranslatable {
         let right = try scope.translate(rhs)
         if let folded = scope.folded(self, [left, right]) { return folded }
         let sql = try scope.comparison(left, .equal, right, kind: SQLValueKind(LHS.Output.self), in: Self.self)
-        return .sql(sql, type: Bool.self)
+        return .sql(scope.withNaNAnswer(sql, left, right, nanAnswer: false), type: Bool.self)
     }
 }
 
@@ -127,7 +127,7 @@ extension PredicateExpressions.NotEqual: PredicateSQLTranslatable {
         let right = try scope.translate(rhs)
         if let folded = scope.folded(self, [left, right]) { return folded }
         let sql = try scope.comparison(left, .notEqual, right, kind: SQLValueKind(LHS.Output.self), in: Self.self)
-        return .sql(sql, type: Bool.self)
+        return .sql(scope.withNaNAnswer(sql, left, right, nanAnswer: true), type: Bool.self)
     }
 }
 
@@ -141,7 +141,17 @@ extension PredicateExpressions.Comparison: PredicateSQLTranslatable {
             try scope.requireRawValueOrder(LHS.Output.self, in: Self.self)
         }
         let sql = try scope.comparison(left, SQLComparisonOperator(op), right, kind: kind, in: Self.self)
-        return .sql(sql, type: Bool.self)
+        return .sql(scope.withNaNAnswer(sql, left, right, nanAnswer: false), type: Bool.self)
+    }
+}
+
+extension PredicateTranslationScope {
+    /// `comparison`, with Swift's answer where an operand is NaN: SQLite makes NaN `NULL`, and
+    /// `NULL` compares as `NULL`, where Swift's `==` and `<` are false and `!=` is true. Only
+    /// for operands that are not optional in Swift, whose `NULL` can mean nothing else.
+    func withNaNAnswer(_ comparison: SQLFragment, _ left: TranslatedExpression, _ right: TranslatedExpression, nanAnswer: Bool) -> SQLFragment {
+        guard left.mayBeNaN || right.mayBeNaN, !left.mayBeNull, !right.mayBeNull else { return comparison }
+        return "COALESCE(\(comparison), \(raw: nanAnswer ? "1" : "0"))"
     }
 }
 

@@ -51,6 +51,10 @@ struct TranslatedExpression {
     /// The ``ModelReference`` numbers of models whose absence makes the SQL `NULL`: an
     /// attribute read from a related row is `NULL` when there is no such row.
     var nullWhenMissing: Set<Int> = []
+    /// Whether floating-point arithmetic may make the value NaN (`x * 0` with `x` infinite,
+    /// `x - x`), which SQLite gives as `NULL` though the Swift type is not optional: comparisons
+    /// then give Swift's answer for NaN themselves.
+    var mayBeNaN = false
 
     static func constant(_ value: Any, type: Any.Type) -> TranslatedExpression {
         TranslatedExpression(form: .constant(value), type: type, codec: nil, mayBeNull: false)
