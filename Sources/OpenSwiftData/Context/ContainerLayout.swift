@@ -30,6 +30,20 @@ struct ContainerLayout {
         self.configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
         try Self.checkDistinct(self.configurations)
         stores = try Self.storeSchemas(of: self.configurations, in: schema)
+        try Self.checkCloudKitRules(of: stores)
+    }
+
+    /// Refuses, listing every problem, a store whose configuration names a CloudKit container
+    /// and whose models break what CloudKit requires (``CloudKitRules``).
+    private static func checkCloudKitRules(of stores: [Store]) throws {
+        for store in stores {
+            guard let container = store.configuration.cloudKitContainerIdentifier else { continue }
+            let problems = CloudKitRules.problems(of: store.schema)
+            guard !problems.isEmpty else { continue }
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the configuration \(store.configuration.name) syncs with the CloudKit container \(container), but its models break what CloudKit requires; nothing was opened or created:\n"
+                    + problems.map { "- \($0)" }.joined(separator: "\n"))
+        }
     }
 
     private static func checkDistinct(_ configurations: [ModelConfiguration]) throws {
