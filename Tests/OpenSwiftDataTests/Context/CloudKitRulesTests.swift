@@ -73,3 +73,30 @@ enum CloudNotes {
             configurations: ModelConfiguration(isStoredInMemoryOnly: true, cloudKitDatabase: .automatic))
     }
 }
+
+enum CloudNotesV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [CloudNotes.SyncedNote.self, CloudNotes.SyncedFolder.self] }
+}
+
+enum CloudNotesV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [CloudNotes.Note.self, CloudNotes.Folder.self] }
+}
+
+enum CloudNotesPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [CloudNotesV1.self, CloudNotesV2.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+extension CloudKitRulesTests {
+    @Test func theMigrationTesterChecksEveryVersionForCloudKit() throws {
+        let error = try #require(throws: MigrationVerificationError.self) {
+            try MigrationTester(for: CloudNotesPlan.self, cloudKitDatabase: .private("iCloud.com.example.notes")).verifyEveryPath(sampleRowsPerEntity: 2)
+        }
+        let cloudKit = error.problems.filter { $0.message.hasPrefix("cannot sync with the CloudKit container iCloud.com.example.notes") }
+        #expect(cloudKit.count == 5)
+        #expect(cloudKit.allSatisfy { $0.version == "CloudNotesV2 (2.0.0)" })
+        #expect(cloudKit.contains { $0.message.contains("Note.title is neither optional nor given a default value") })
+    }
+}

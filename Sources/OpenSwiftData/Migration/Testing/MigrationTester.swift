@@ -26,13 +26,23 @@ import Foundation
 public final class MigrationTester {
     /// The plan under test.
     public let plan: any SchemaMigrationPlan.Type
+    /// The CloudKit database the app's stores sync with: a named container makes
+    /// ``verifyEveryPath(sampleRowsPerEntity:sampleValue:)`` check every version against
+    /// CloudKit's rules as well.
+    public let cloudKitDatabase: ModelConfiguration.CloudKitDatabase
     private let folder: URL
 
     /// A tester of `plan`.
     ///
-    /// - Parameter plan: the migration plan whose versions and stages are tested.
-    public init(for plan: any SchemaMigrationPlan.Type) {
+    /// - Parameters:
+    ///   - plan: the migration plan whose versions and stages are tested.
+    ///   - cloudKitDatabase: the CloudKit database the app's stores sync with; with a named
+    ///     container (`.private("iCloud.…")`) every version's models are checked against what
+    ///     CloudKit requires (every attribute optional or defaulted, no unique constraint,
+    ///     optional relationships, no `.deny`).
+    public init(for plan: any SchemaMigrationPlan.Type, cloudKitDatabase: ModelConfiguration.CloudKitDatabase = .none) {
         self.plan = plan
+        self.cloudKitDatabase = cloudKitDatabase
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("osd-migration-tester-\(UUID().uuidString)")
     }
 
@@ -120,6 +130,13 @@ public final class MigrationTester {
     ) throws -> [MigrationPathCheck] {
         let versions = try checkedVersions()
         var problems: [MigrationVerificationError.Problem] = []
+        if let container = cloudKitDatabase.containerIdentifier {
+            for version in versions {
+                problems += CloudKitRules.problems(of: version.schema).map {
+                    .init(version: version.name, message: "cannot sync with the CloudKit container \(container): \($0)")
+                }
+            }
+        }
         var checks: [MigrationPathCheck] = []
         for (index, version) in versions.enumerated().dropLast() {
             let url = folder.appendingPathComponent("samples-\(UUID().uuidString)/\(version.type).store")
