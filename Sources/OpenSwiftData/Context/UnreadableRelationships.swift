@@ -13,7 +13,6 @@ struct UnreadableRelationships {
         var reached: [ObjectIdentifier: [ObjectIdentifier]] = [:]
         var pending = models.map(\.modelType)
         var seen = Set(pending.map { ObjectIdentifier($0) })
-        var declaresOtherClass = false
         while let type = pending.popLast() {
             let layout = ModelLayout.of(type)
             for property in layout.properties {
@@ -23,7 +22,6 @@ struct UnreadableRelationships {
                 reached[ObjectIdentifier(type), default: []].append(ObjectIdentifier(destination))
                 if seen.insert(ObjectIdentifier(destination)).inserted { pending.append(destination) }
                 guard table.layout.modelType != destination else { continue }
-                declaresOtherClass = true
                 do {
                     _ = try store.table(forEntity: entity, readingRowsAs: destination)
                 } catch {
@@ -32,7 +30,7 @@ struct UnreadableRelationships {
                 }
             }
         }
-        guard declaresOtherClass, !direct.isEmpty else {
+        guard !direct.isEmpty else {
             problemByClass = [:]
             return
         }

@@ -5,63 +5,61 @@ import Foundation
 // article Predicates says, and bound as constants. Over a model's values they have no SQL
 // meaning here, and are refused.
 
-extension PredicateTranslationScope {
-    /// `node` evaluated in Swift, when every one of `children` reads only captured values.
-    func capturedValue<E: PredicateExpression>(
-        _ node: E, _ children: [any PredicateExpression], _ operation: String
-    ) throws -> TranslatedExpression {
-        let translated = try children.map { try translate($0) }
-        if let folded = folded(node, translated) { return folded }
-        throw unsupported(
-            E.self,
-            "\(operation) translates only over values captured from outside the predicate (evaluated in Swift first), not over the model's values")
+/// An expression with an SQL translation only over captured values: folded in Swift, refused
+/// over the model's values.
+protocol CapturedValueExpression: PredicateSQLTranslatable, PredicateExpression {
+    /// The operands, which must read only captured values.
+    var operands: [any PredicateExpression] { get }
+    /// What the expression is, for the refusal.
+    static var operation: String { get }
+}
+
+extension CapturedValueExpression {
+    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        let translated = try operands.map { try scope.translate($0) }
+        if let folded = scope.folded(self, translated) { return folded }
+        throw scope.unsupported(
+            Self.self,
+            "\(Self.operation) translates only over values captured from outside the predicate (evaluated in Swift first), not over the model's values")
     }
 }
 
-extension PredicateExpressions.SequenceMaximum: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [elements], "max()")
-    }
+extension PredicateExpressions.SequenceMaximum: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [elements] }
+    static var operation: String { "max()" }
 }
 
-extension PredicateExpressions.SequenceMinimum: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [elements], "min()")
-    }
+extension PredicateExpressions.SequenceMinimum: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [elements] }
+    static var operation: String { "min()" }
 }
 
-extension PredicateExpressions.CollectionIndexSubscript: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [wrapped, index], "a subscript")
-    }
+extension PredicateExpressions.CollectionIndexSubscript: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [wrapped, index] }
+    static var operation: String { "a subscript" }
 }
 
-extension PredicateExpressions.CollectionRangeSubscript: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [wrapped, range], "a range subscript")
-    }
+extension PredicateExpressions.CollectionRangeSubscript: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [wrapped, range] }
+    static var operation: String { "a range subscript" }
 }
 
-extension PredicateExpressions.DictionaryKeySubscript: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [wrapped, key], "a dictionary subscript")
-    }
+extension PredicateExpressions.DictionaryKeySubscript: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [wrapped, key] }
+    static var operation: String { "a dictionary subscript" }
 }
 
-extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [wrapped, key, `default`], "a dictionary subscript")
-    }
+extension PredicateExpressions.DictionaryKeyDefaultValueSubscript: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [wrapped, key, `default`] }
+    static var operation: String { "a dictionary subscript" }
 }
 
-extension PredicateExpressions.Range: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [lower, upper], "a range")
-    }
+extension PredicateExpressions.Range: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [lower, upper] }
+    static var operation: String { "a range" }
 }
 
-extension PredicateExpressions.ClosedRange: PredicateSQLTranslatable {
-    func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.capturedValue(self, [lower, upper], "a closed range")
-    }
+extension PredicateExpressions.ClosedRange: CapturedValueExpression {
+    var operands: [any PredicateExpression] { [lower, upper] }
+    static var operation: String { "a closed range" }
 }

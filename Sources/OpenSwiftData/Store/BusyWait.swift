@@ -62,6 +62,13 @@ final class BusyWait: Sendable {
         }
     }
 
+    /// Runs a step of opening a store: with waits as long as `wait` says
+    /// (``waitingLonger(_:_:)``), tried again after a transient failure
+    /// (``retryingTransientFailures(_:)``).
+    func opening<Result>(_ wait: SQLiteStore.OpeningWait?, _ body: () throws -> Result) throws -> Result {
+        try retryingTransientFailures { try waitingLonger(wait, body) }
+    }
+
     /// Runs `body` with waits as long as `wait` says (as they were, when it is `nil`), its
     /// report called about once a second while one lasts; the limit is what it was again
     /// afterwards.

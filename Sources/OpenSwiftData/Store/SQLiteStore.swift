@@ -92,16 +92,14 @@ final class SQLiteStore: Sendable {
                     let placedLog = existing != nil && EmptyWriteAheadLog.place(beside: url)
                     let pool: DatabasePool
                     do {
-                        pool = try busyWait.retryingTransientFailures {
-                            try busyWait.waitingLonger(openingWait) { try DatabasePool(path: url.path, configuration: configuration) }
-                        }
+                        pool = try busyWait.opening(openingWait) { try DatabasePool(path: url.path, configuration: configuration) }
                     } catch {
                         if placedLog { EmptyWriteAheadLog.remove(beside: url, after: error) }
                         throw Self.openError(url, error)
                     }
                     connection = .pool(pool)
-                    identifier = try existing?.storeIdentifier ?? busyWait.retryingTransientFailures {
-                        try busyWait.waitingLonger(openingWait) { try Self.create(in: pool, schema: schema, tables: tables, location: location) }
+                    identifier = try existing?.storeIdentifier ?? busyWait.opening(openingWait) {
+                        try Self.create(in: pool, schema: schema, tables: tables, location: location)
                     }
                 }
                 // The file as this store now knows it: another process may migrate it later.
@@ -168,10 +166,8 @@ final class SQLiteStore: Sendable {
         do {
             // A pool whose write-ahead log is empty writes as it opens (GRDB makes sure the log
             // is not empty), which waits for another process's migration.
-            pool = try busyWait.retryingTransientFailures {
-                try busyWait.waitingLonger(openingWait) {
-                    try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter, busyWait: busyWait))
-                }
+            pool = try busyWait.opening(openingWait) {
+                try DatabasePool(path: url.path, configuration: configuration(counting: statementCounter, busyWait: busyWait))
             }
         } catch {
             if placedLog { EmptyWriteAheadLog.remove(beside: url, after: error) }

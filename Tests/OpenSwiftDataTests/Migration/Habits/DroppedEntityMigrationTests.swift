@@ -132,7 +132,7 @@ import Testing
 
     @Test func aStoreOfAnUneditedVersionIsNotTakenForAnEditedOne() throws {
         // Version 2 of the shelf lists version 1's book through a typealias: a store version 2
-        // wrote is at version 2 as it shipped, so opening it again migrates and logs nothing.
+        // wrote is at version 2 as it shipped, so opening it again migrates nothing and writes nothing.
         let url = temporaryStoreURL()
         try writeStore(url, for: Schema(versionedSchema: ShelfV2.self)) { context in
             context.insert(ShelfV1.Book(title: "Emma"))
