@@ -14,6 +14,7 @@ final class StoreOpenerProcess: @unchecked Sendable {
     private let input = Pipe()
     private let lock = NSLock()
     private var text = ""
+    private let outputEnded = DispatchSemaphore(value: 0)
 
     /// Starts `StoreOpener <command> <store> [rows]`; `pauseInStage` seconds of sleep in the
     /// custom stage make its migration long enough to kill it in the middle.
@@ -28,12 +29,16 @@ final class StoreOpenerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = input
         process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
-        }
         try process.run()
+        // One reader to the end of the output, so that `finish()` has every line: a
+        // readability handler could still hold the last line when the process had ended.
+        let reader = output.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while case let data = reader.availableData, !data.isEmpty {
+                lock.withLock { text += String(decoding: data, as: UTF8.self) }
+            }
+            outputEnded.signal()
+        }
     }
 
     /// The lines written so far.
@@ -69,10 +74,8 @@ final class StoreOpenerProcess: @unchecked Sendable {
     /// Waits for the process to end; returns its exit status and every line it wrote.
     func finish() -> (status: Int32, lines: [String]) {
         process.waitUntilExit()
-        // The last output may still be on its way to the handler.
-        output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        lock.withLock { text += String(decoding: rest, as: UTF8.self) }
+        outputEnded.wait()
+        outputEnded.signal()
         return (process.terminationStatus, lines)
     }
 }
