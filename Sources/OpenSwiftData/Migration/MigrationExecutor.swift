@@ -130,6 +130,33 @@ enum MigrationExecutor {
             }
             report.steps.append(stepReport)
         }
+        if step.rewritesDecimalText {
+            progress?.report(step: number, step, .restructuring)
+            structure.executedSQL = try tally.counting(in: db) { try DecimalTextUpgrade.run(on: step.from.entities, in: db) }
+        } else {
+            try changeStructure(
+                step, number: number, &structure, db, url: url, identifier: identifier, report: &stepReport, tally: tally,
+                progress: progress)
+        }
+        let rows = db.totalChangesCount - before
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        let kind = stepReport.kind.rawValue
+        try MigrationHistory.record(
+            from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
+            milliseconds: milliseconds, in: db)
+        migrationLog.debug(
+            "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
+        for sql in structure.executedSQL {
+            migrationLog.trace("\(sql)")
+        }
+    }
+
+    /// The structural part of a step and its stage's closures: `willMigrate`, the table changes,
+    /// then `didMigrate` with the old rows still readable.
+    private static func changeStructure(
+        _ step: MigrationStep, number: Int, _ structure: inout TableRestructuring, _ db: Database, url: URL, identifier: String,
+        report stepReport: inout MigrationReport.Step, tally: RowChangeTally, progress: MigrationProgressReporter?
+    ) throws {
         if let willMigrate = step.willMigrate {
             try tally.counting(in: db) {
                 try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
@@ -158,17 +185,6 @@ enum MigrationExecutor {
                 try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
             }
             try structure.finishCustomStage(in: db)
-        }
-        let rows = db.totalChangesCount - before
-        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        let kind = stepReport.kind.rawValue
-        try MigrationHistory.record(
-            from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
-            milliseconds: milliseconds, in: db)
-        migrationLog.debug(
-            "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
-        for sql in structure.executedSQL {
-            migrationLog.trace("\(sql)")
         }
     }
 

@@ -27,11 +27,16 @@ enum MigrationPlanner {
         // still run (a store holding some of the entities can keep its structure through
         // versions), and a store written before stores recorded their version gets it once.
         let recordsTargetVersion = versions == nil || stored.versionIdentifier == target.version.description
-        if stored.fingerprint == target.fingerprint, recordsTargetVersion { return nil }
         let store = "the store \(url.path)"
-        let steps = try self.steps(
+        // A store of format 1 holding decimals has them rewritten first, whatever else is done.
+        let recorded = stored.fingerprint == target.fingerprint ? target : try stored.schema(of: store)
+        let upgrade = DecimalTextUpgrade.isNeeded(stored, recorded: recorded.entities)
+            ? [MigrationStep.decimalTextUpgrade(of: recorded)] : []
+        let upToDate = stored.fingerprint == target.fingerprint && recordsTargetVersion
+        if upToDate, upgrade.isEmpty { return nil }
+        let steps = try upgrade + (upToDate ? [] : self.steps(
             stored: stored, target: target, versions: versions, entitiesElsewhere: entitiesElsewhere, store: store,
-            backingUp: backingUp)
+            backingUp: backingUp))
         let migration = PlannedMigration(
             url: url, stored: stored, target: target, steps: steps, dropsRemovedEntities: versions != nil,
             backsUp: backingUp && !steps.allSatisfy(\.keepsEveryStoredValue))

@@ -7,6 +7,17 @@ struct MigrationStep {
     let toName: String
     let willMigrate: ((ModelContext) throws -> Void)?
     let didMigrate: ((ModelContext) throws -> Void)?
+    /// Whether the step rewrites a format-1 store's decimals (``DecimalTextUpgrade``) instead
+    /// of changing its structure.
+    var rewritesDecimalText = false
+
+    /// The step that brings a store of format 1 holding decimals, recording `stored`, to the
+    /// current format: the first of its migration, with no change of structure.
+    static func decimalTextUpgrade(of stored: Schema) -> MigrationStep {
+        MigrationStep(
+            from: stored, to: stored, fromName: "store format 1", toName: "store format \(DecimalTextUpgrade.formatVersion)",
+            willMigrate: nil, didMigrate: nil, rewritesDecimalText: true)
+    }
 
     /// Whether code of the plan's runs in this step.
     var isCustom: Bool { willMigrate != nil || didMigrate != nil }

@@ -6,8 +6,9 @@ import Foundation
 // Swift's do. `Float` arithmetic is carried out on doubles and rounded back to `Float` after
 // each operation (`osd_float`), which gives Swift's `Float` result exactly: a double holds
 // every sum, difference and product of two floats exactly enough for a single rounding, and
-// division too. Overflow traps in Swift; SQLite computes a REAL or an out-of-range integer
-// instead, so a predicate that would crash in memory returns rows here.
+// division too. Integer overflow traps in Swift; SQLite computes a REAL or an out-of-range
+// integer instead, so a predicate that would crash in memory returns rows here. `Decimal`
+// arithmetic runs `Decimal`'s own operators in SQL functions (``DecimalFunctions``).
 
 extension PredicateTranslationScope {
     /// The operands' SQL, once it is known SQL computes on them as Swift does.
@@ -18,7 +19,7 @@ extension PredicateTranslationScope {
             throw unsupported(
                 node,
                 "arithmetic on \(kind.typeName) has no exact SQL equivalent "
-                    + "(supported: signed integers, UInt8/16/32, Double, Float)")
+                    + "(supported: signed integers, UInt8/16/32, Double, Float, Decimal)")
         }
         return (try sql(left, like: right, in: node), try sql(right, like: left, in: node))
     }
@@ -44,6 +45,14 @@ extension PredicateTranslationScope {
 
 extension PredicateExpressions.Arithmetic: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
+        if SQLValueKind(Output.self).storage == .decimal {
+            let function = switch op {
+            case .add: DecimalFunctions.add
+            case .subtract: DecimalFunctions.subtract
+            case .multiply: DecimalFunctions.multiply
+            }
+            return try scope.arithmetic(self, lhs, rhs) { "\(raw: function)(\($0), \($1))" }
+        }
         let symbol = switch op {
         case .add: "+"
         case .subtract: "-"
@@ -81,7 +90,8 @@ extension PredicateExpressions.UnaryMinus: PredicateSQLTranslatable {
         if let folded = scope.folded(self, [operand]) { return folded }
         let kind = SQLValueKind(Output.self)
         let (value, _) = try scope.arithmeticOperands(operand, operand, kind: kind, in: Self.self)
-        var result = TranslatedExpression.sql("(- \(value))", type: Output.self)
+        let negated: SQLFragment = kind.storage == .decimal ? "\(raw: DecimalFunctions.negate)(\(value))" : "(- \(value))"
+        var result = TranslatedExpression.sql(negated, type: Output.self)
         result.mayBeNaN = operand.mayBeNaN
         return result
     }

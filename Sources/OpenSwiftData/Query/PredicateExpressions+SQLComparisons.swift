@@ -101,7 +101,6 @@ extension PredicateTranslationScope {
         let what: String
         switch kind.storage {
         case .json: what = "stored as JSON"
-        case .decimal: what = "stored as decimal text"
         case .unsupported: what = "not storable in a column"
         default: what = kind.supportsOrdering ? "" : "not ordered in SQL"
         }

@@ -18,6 +18,7 @@ struct SQLValueKind {
         case float
         case text
         case blob
+        /// `Decimal`, stored as ``OrderedDecimalText``: its text orders as the values do.
         case decimal
         case json
         /// Nothing SQLite can hold (a model, a closure, a nested optional…).
@@ -65,7 +66,7 @@ struct SQLValueKind {
     /// Whether `==` in SQL (on the stored form) means `==` in Swift.
     var supportsEquality: Bool {
         switch storage {
-        case .decimal, .json, .unsupported: false
+        case .json, .unsupported: false
         default: true
         }
     }
@@ -73,15 +74,16 @@ struct SQLValueKind {
     /// Whether `<` in SQL (on the stored form) means `<` in Swift, for a `Comparable` type.
     var supportsOrdering: Bool {
         switch storage {
-        case .integer, .unsignedBitPattern, .real, .float, .text, .blob: true
-        case .boolean, .decimal, .json, .unsupported: false
+        case .integer, .unsignedBitPattern, .real, .float, .text, .blob, .decimal: true
+        case .boolean, .json, .unsupported: false
         }
     }
 
     /// Whether `+ - * /` in SQL compute what Swift computes (barring overflow, which traps in
-    /// Swift).
+    /// Swift for integers and gives NaN for decimals). Decimals compute through
+    /// ``QueryFunctions``, with `Decimal`'s own operators.
     var supportsArithmetic: Bool {
-        !isRawRepresentable && (storage == .integer || storage == .real || storage == .float)
+        !isRawRepresentable && (storage == .integer || storage == .real || storage == .float || storage == .decimal)
     }
 
     var isString: Bool { ObjectIdentifier(wrappedType) == ObjectIdentifier(String.self) }

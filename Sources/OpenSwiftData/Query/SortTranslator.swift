@@ -141,7 +141,7 @@ enum SortTranslator {
             }
         }
         switch kind.storage {
-        case .integer, .real, .float, .blob:
+        case .integer, .real, .float, .blob, .decimal:
             return ["\(column.sql) \(direction)"]
         case .unsignedBitPattern:
             return ["(\(column.sql) < 0) \(direction)", "\(column.sql) \(direction)"]
@@ -156,8 +156,6 @@ enum SortTranslator {
             return ["\(column.sql) COLLATE \(ordering.collation) \(direction)"]
         case .boolean:
             throw unsupported("Bool is not Comparable")
-        case .decimal:
-            throw unsupported("decimals are stored as text, which does not order like numbers")
         case .json:
             throw unsupported("the value is stored as JSON, which does not order like the values")
         case .unsupported:

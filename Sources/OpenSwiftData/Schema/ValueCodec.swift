@@ -162,8 +162,8 @@ final class ValueCodec: @unchecked Sendable {
             return real(Date.self, .date) { $0.timeIntervalSinceReferenceDate } from: { Date(timeIntervalSinceReferenceDate: $0) }
         case ObjectIdentifier(String.self): return text(String.self, .string, identity: .string) { $0 } from: { $0 }
         case ObjectIdentifier(Decimal.self):
-            return text(Decimal.self, .decimal) { $0.description } from: { text in
-                guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            return text(Decimal.self, .decimal) { OrderedDecimalText.text(for: $0) } from: { text in
+                guard let value = OrderedDecimalText.decimal(from: text) else {
                     throw ValueCodecError.unreadable(typeName: "Decimal", stored: text)
                 }
                 return value

@@ -175,6 +175,11 @@ extension SQLiteStore {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "\(describe(location)) was written with a different schema (version \(metadata.versionIdentifier)) than the models it is opened with (version \(schema.version)): \(difference). Opening it needs a migration")
         }
+        if DecimalTextUpgrade.isNeeded(metadata, recorded: schema.entities) {
+            let columns = DecimalTextUpgrade.columns(of: schema.entities).map { "\($0.table).\($0.column)" }
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(describe(location)) holds Decimal values (\(columns.joined(separator: ", "))) as store format 1 wrote them, which SQL cannot compare; it was left untouched. Open it once with a configuration that allows saving, which rewrites them (a lightweight migration step), then read-only")
+        }
     }
 
     static func describe(_ location: Location) -> String {

@@ -9,8 +9,10 @@ import GRDBSQLite
 /// migrated and inspected without the app's code.
 struct StoreMetadata {
     static let tableName = "_osd_metadata"
-    /// The format this build writes; a store with a higher number is refused.
-    static let currentFormatVersion = 1
+    /// The format this build writes; a store with a higher number is refused. Format 2 stores
+    /// decimals as ``OrderedDecimalText``; format 1 stored their `description`, and is brought
+    /// to format 2 by ``DecimalTextUpgrade``.
+    static let currentFormatVersion = 2
 
     var storeIdentifier: String
     var formatVersion: Int

@@ -25,6 +25,7 @@ enum QueryFunctions {
 
     static func install(in db: Database) {
         CharacterSubstringFunctions.install(in: db)
+        DecimalFunctions.install(in: db)
         db.add(function: stringFunction(localizedStandardContainsFunction, pure: false) { string, other in
             localizedStandardContains(string, other)
         })

@@ -19,6 +19,8 @@ import Testing
         try expectSameOrder([SortDescriptor(\.uint8)])
         try expectSameOrder([SortDescriptor(\.uint16, order: .reverse)])
         try expectSameOrder([SortDescriptor(\.uint32)])
+        try expectSameOrder([SortDescriptor(\.price)])
+        try expectSameOrder([SortDescriptor(\.price, order: .reverse)])
     }
 
     @Test func unsigned64BitValuesSortAsUnsigned() throws {

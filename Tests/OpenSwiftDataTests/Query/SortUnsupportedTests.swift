@@ -20,11 +20,6 @@ import Testing
         }
     }
 
-    @Test func decimalsAreStoredAsText() throws {
-        let message = failure([SortDescriptor(\.price)])
-        #expect(message.contains(#"cannot sort by \QuerySample.price (column "price") (Decimal) in SQL"#))
-    }
-
     @Test func anEnumWhoseOrderIsNotItsRawValues() throws {
         let message = failure([SortDescriptor(\.shuffled)])
         #expect(message.contains(#"\QuerySample.shuffled (column "shuffled")"#))

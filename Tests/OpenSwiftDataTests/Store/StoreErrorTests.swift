@@ -46,7 +46,7 @@ import Testing
         let before = try Data(contentsOf: url)
         // V2 would migrate the store; a newer format must stop that before anything is written.
         let error = try openError(url, NoteSchemaV2.Memo.self)
-        #expect(error.description.contains("was written by a newer OpenSwiftData (store format 99, this build reads up to 1)"))
+        #expect(error.description.contains("was written by a newer OpenSwiftData (store format 99, this build reads up to 2)"))
         #expect(try Data(contentsOf: url) == before)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".backup"))
     }

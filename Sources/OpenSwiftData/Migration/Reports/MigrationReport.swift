@@ -55,7 +55,8 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
         /// The SQL the step ran to change the tables (the plan's own saves are not listed).
         public internal(set) var sql: [String] = []
         /// The rows the plan's code (a custom stage's closures) inserted, updated and deleted,
-        /// by entity.
+        /// by entity; for the step that brings a store to the current format, the rows it
+        /// rewrote.
         public internal(set) var rowChanges: [RowChanges] = []
         /// The attributes the step drops, with how many stored values they held.
         public internal(set) var droppedAttributes: [DroppedAttribute] = []

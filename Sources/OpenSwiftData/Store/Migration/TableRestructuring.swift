@@ -250,7 +250,7 @@ struct TableRestructuring {
             0.databaseValue
         case .double, .float, .date: 0.0.databaseValue
         case .string, .url: "".databaseValue
-        case .decimal: "0".databaseValue
+        case .decimal: OrderedDecimalText.zero.databaseValue
         case .data: Data().databaseValue
         case .uuid: Data(count: 16).databaseValue
         case .codable: nil
