@@ -47,6 +47,8 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B9", title: "fetchCount surname.contains(\"e42\") (a substring search over every row)", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "B10", title: "fetchCount 10.00 <= amount < 20.00 (1 row in 1 000): ours on a Decimal, ours-int and the others on the same amount in Int cents", drivers: ["raw", "grdb", "ours-int", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B4", title: "Fetch all users", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B5", title: "Rename every Jane to Wendy + save", drivers: ["raw", "grdb-record", "ours"],
@@ -94,6 +96,8 @@ let janeCountSQL = #"SELECT COUNT(*) FROM "User" WHERE "firstName" = ?"#
 /// B9 by hand: SQLite's byte search, which agrees with Swift's `contains` on this ASCII data.
 let surnameSearchSQL = #"SELECT COUNT(*) FROM "User" WHERE instr("surname", ?) > 0"#
 let surnameNeedle = "e42"
+/// B10 by hand, on the cents.
+let centsRangeSQL = #"SELECT COUNT(*) FROM "Payment" WHERE "cents" >= ? AND "cents" < ?"#
 /// D2's query by hand: the join the relationship stands for.
 let physicsASQL = #"SELECT "Student"."name" FROM "Grade" JOIN "Student" ON "Student"."_pk" = "Grade"."student" WHERE "Grade"."subject" = 'Physics' AND "Grade"."letter" = 'A'"#
 /// F1 and G6's first query, in the plan our sorted, limited fetch uses.
@@ -111,6 +115,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         return try setup.insertUsersJob()
     case ("B3", _), ("B3i", _), ("B8", _), ("B9", _), ("B4", _):
         return try setup.readUsersJob()
+    case ("B10", _):
+        return try setup.paymentRangeJob()
     case ("B5", _):
         return try setup.renameUsersJob()
     case ("B6", _):

@@ -111,6 +111,41 @@ extension JobSetup {
         }
     }
 
+    /// B10: a range over a `Decimal` (ours) against the same range over an `Int`.
+    func paymentRangeJob() throws -> Job {
+        let seed = { [url, n] in
+            Stores.remove(url)
+            let container = try Stores.container(PaymentsV1.self, at: url)
+            let context = Stores.context(container)
+            // Spread over 0.00 ..< 10 000.00, so the range holds 1 row in 1 000.
+            for i in 0..<n { context.insert(Payment(cents: i &* 7_919 % 1_000_000)) }
+            try context.save()
+        }
+        switch driver {
+        case "raw":
+            return Job(once: { try seed(); raw = try RawDB(path: url.path) }, body: {
+                let count = try raw!.prepare(centsRangeSQL)
+                count.bind(1, 1_000)
+                count.bind(2, 2_000)
+                _ = try count.step()
+                return count.int(0)
+            })
+        case "grdb":
+            return Job(once: { try seed(); queue = try Stores.grdb(url) }, body: {
+                try queue!.read { db in try Int.fetchOne(db, sql: centsRangeSQL, arguments: [1_000, 2_000]) ?? 0 }
+            })
+        case "ours-int":
+            return Job(once: { try seed(); container = try Stores.container(PaymentsV1.self, at: url) }, body: {
+                try Stores.context(container!).fetchCount(FetchDescriptor<Payment>(predicate: #Predicate { $0.cents >= 1_000 && $0.cents < 2_000 }))
+            })
+        default:
+            let (low, high) = (Decimal(10), Decimal(20))
+            return Job(once: { try seed(); container = try Stores.container(PaymentsV1.self, at: url) }, body: {
+                try Stores.context(container!).fetchCount(FetchDescriptor<Payment>(predicate: #Predicate { $0.amount >= low && $0.amount < high }))
+            })
+        }
+    }
+
     /// C1 fetch all orders, 50 times.
     func ordersJob() throws -> Job {
         switch (id, driver) {

@@ -379,3 +379,20 @@ enum Seed {
         return UUID(uuid: bytes)
     }
 }
+
+/// B10: one amount kept twice, as whole cents and as a `Decimal` of currency units.
+enum PaymentsV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Payment.self] }
+
+    @Model final class Payment {
+        var cents: Int
+        var amount: Decimal
+        init(cents: Int) {
+            self.cents = cents
+            amount = Decimal(sign: .plus, exponent: -2, significand: Decimal(cents))
+        }
+    }
+}
+
+typealias Payment = PaymentsV1.Payment
