@@ -13,7 +13,8 @@ public enum StoreExport {
 
     /// Writes the rows of `entity` (every entity when `nil`, JSON only) of the store at `url`.
     /// Integers and reals are written as numbers, text as strings, data as base64; dates are
-    /// stored (and written) as seconds since 2001-01-01.
+    /// stored (and written) as seconds since 2001-01-01; decimals are written as their exact
+    /// digits (`"12.5"`), in a string.
     ///
     /// - Parameters:
     ///   - url: the store.
@@ -25,7 +26,8 @@ public enum StoreExport {
     ///   such entity, or CSV is asked for several entities; what `write` throws.
     @discardableResult
     public static func export(storeAt url: URL, entity: String?, format: Format, write: (String) throws -> Void) throws -> Int {
-        let entities = try entity.map { [$0] } ?? StoreFileReader.metadata(url).schema().entities.map(\.name)
+        let schema = try StoreFileReader.metadata(url).schema()
+        let entities = entity.map { [$0] } ?? schema.entities.map(\.name)
         if format == .csv, entities.count != 1 {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "CSV holds one table: name the entity to export (one of \(entities.joined(separator: ", ")))")
@@ -33,11 +35,20 @@ public enum StoreExport {
         var count = 0
         for name in entities {
             var columns: [String] = []
+            var decimalColumns: [Int] = []
             try StoreFileReader.forEachRow(url, entity: name, columns: { names in
                 columns = names
+                let decimals = Set(schema.entitiesByName[name]?.attributesInOrder.filter { $0.storageType == .decimal }.map(\.name) ?? [])
+                decimalColumns = names.indices.filter { decimals.contains(names[$0]) }
                 if format == .csv { try write(names.map(csvField).joined(separator: ",") + "\n") }
-            }) { values in
+            }) { stored in
                 count += 1
+                var values = stored
+                for index in decimalColumns {
+                    if case .text(let text) = values[index], let decimal = OrderedDecimalText.decimal(from: text) {
+                        values[index] = .text(decimal.description)
+                    }
+                }
                 switch format {
                 case .csv:
                     try write(values.map { csvField(text(of: $0)) }.joined(separator: ",") + "\n")

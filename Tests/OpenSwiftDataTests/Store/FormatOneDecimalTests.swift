@@ -101,4 +101,19 @@ import Testing
         #expect(message.contains("rolled back"))
         #expect(try storeFiles(url) == before)
     }
+
+    /// `osd export` writes a decimal's digits, from a store of either format.
+    @Test func exportWritesTheDigitsInEitherFormat() throws {
+        let url = try fixtureCopy()
+        func exported() throws -> String {
+            var lines = ""
+            try StoreExport.export(storeAt: url, entity: "FormatOneLedgerLine", format: .csv) { lines += $0 }
+            return lines
+        }
+        let before = try exported()
+        #expect(before.contains("half,12.5,"))
+        _ = try ModelContainer(for: FormatOneLedgerLine.self, configurations: ModelConfiguration(url: url))
+        #expect(try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'formatVersion'")[0] as String == "2")
+        #expect(try exported() == before)
+    }
 }
