@@ -109,14 +109,19 @@ enum OrderedDecimalText {
         return Decimal(sign: isNegative ? .minus : .plus, exponent: exponent, significand: significand)
     }
 
-    /// The whole number written with `digits` (ASCII), exactly.
+    /// The whole number written with `digits` (ASCII), exactly; `nil` past `Decimal`'s 128-bit
+    /// significand, which no stored text reaches.
     private static func integer(_ digits: [UInt8]) -> Decimal? {
         if digits.count <= 19 {
             var value: UInt64 = 0
             for digit in digits { value = value * 10 + UInt64(digit - digitZero) }
             return Decimal(value)
         }
-        return Decimal(string: String(decoding: digits, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
+        let text = String(decoding: digits, as: UTF8.self)
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN,
+              value.exponent == 0, value.description == text
+        else { return nil }
+        return value
     }
 
     /// Format 1's text: the value's `description`.

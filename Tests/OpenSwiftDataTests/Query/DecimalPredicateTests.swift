@@ -59,6 +59,34 @@ extension SplitMix {
         #expect(OrderedDecimalText.text(for: Decimal(string: "1.50")!) == OrderedDecimalText.text(for: Decimal(string: "1.5")!))
     }
 
+    @Test func theExtremesRoundTrip() throws {
+        for value in [Decimal.greatestFiniteMagnitude, -Decimal.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude] {
+            let text = OrderedDecimalText.text(for: value)
+            #expect(OrderedDecimalText.decimal(from: text) == value, "\(value) stored as \(text)")
+        }
+    }
+
+    /// Text a store could hold that this form never writes (a crafted or damaged file) reads as
+    /// no value, never as another one, and never stops the process.
+    @Test func textNeverWrittenIsNoValue() throws {
+        let nines = String(repeating: "9", count: 39)
+        let twoTo128 = "340282366920938463463374607431768211456"
+        for text in ["P665" + nines, "P500" + twoTo128, "P6651", "P0001", "P999" + "1", "N9998~", "N6278", "P5010", "P50101", "N49819~", "Mx", "O0", "P50", ""] {
+            #expect(OrderedDecimalText.decimal(from: text) == nil, "\(text)")
+        }
+        var random = SplitMix(seed: 0xDEC4)
+        let alphabet = Array("MNOP0123456789~-.e".utf8)
+        for _ in 0..<200_000 {
+            var bytes = [alphabet[Int(random.next() % 4)]]
+            for _ in 0..<random.next() % 48 {
+                bytes.append(random.next() % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : alphabet[Int(random.next() % UInt64(alphabet.count))])
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard OrderedDecimalText.isOrdered(text), let value = OrderedDecimalText.decimal(from: text) else { continue }
+            #expect(OrderedDecimalText.text(for: value) == text, "\(text) reads as \(value)")
+        }
+    }
+
     /// Values written to a file, read back after reopening, and queried with comparisons,
     /// ranges, membership and sorts whose answers are Swift's.
     @Test func comparisonsRangesAndSortsAgreeWithSwift() throws {
