@@ -27,7 +27,7 @@ struct StoreTableColumns: ColumnResolving {
 
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
         table.storedColumn(for: keyPath).map { column in
-            ResolvedColumn(sql: "\(qualifier).\(column.name.quotedDatabaseIdentifier)", codec: column.codec)
+            ResolvedColumn(sql: "\(qualifier).\(column.name.quotedDatabaseIdentifier)", codec: column.codec, name: column.name)
         }
     }
 

@@ -184,7 +184,8 @@ extension ModelLayout.Property {
             kind = .relationship(destination: model, isToMany: false)
             relatedValueTypes = model.relatedValueTypes
         } else {
-            kind = .attribute(ValueCodec.forType(valueType))
+            let isCodable = (metadata.metadata as? Schema.Attribute)?.isCodable ?? false
+            kind = .attribute(ValueCodec.forType(valueType, codable: isCodable))
             relatedValueTypes = nil
         }
     }

@@ -7,6 +7,9 @@
 struct ResolvedColumn {
     let sql: String
     let codec: ValueCodec
+    /// The attribute's name, for messages: a model's key paths print without their property
+    /// names on Linux.
+    var name: String?
 }
 
 /// Maps the key paths found in predicates and sort descriptors to stored columns, and, for
@@ -90,7 +93,10 @@ struct ResolvedRelationship {
 /// on Linux, as `\Film.<computed 0x… (String)>`; the column name then says which attribute is
 /// meant.
 func describeKeyPath(_ keyPath: AnyKeyPath, column: ResolvedColumn? = nil) -> String {
-    let text = "\(keyPath)"
+    var text = "\(keyPath)"
+    if text.contains("<computed"), let name = column?.name {
+        text = "\\\(type(of: keyPath).rootType).\(name)"
+    }
     guard let column else {
         if text.contains("<computed") {
             return text + " (a computed property, whose name Swift does not record on this platform)"

@@ -28,6 +28,12 @@ extension PredicateTranslationScope {
     ) throws -> TranslatedExpression {
         let isOptional = type is any OptionalProtocol.Type
         if let column = model.columns.column(for: keyPath) {
+            if column.codec.storage == .codable, SQLValueKind(type).storage != .json {
+                throw unsupported(
+                    node,
+                    "\(describeKeyPath(keyPath, column: column)) is stored through its Codable representation "
+                        + "(@Attribute(.codable)), which the store does not look inside; SwiftData does not filter on it either")
+            }
             var translated = TranslatedExpression.sql(
                 model.read(SQLFragment(column.sql)), type: type,
                 mayBeNull: column.codec.isOptional || isOptional, codec: column.codec)

@@ -73,6 +73,10 @@ enum SortTranslator {
                     + "or of a model it reaches through to-one relationships "
                     + "(computed and @Transient properties and to-many relationships cannot be sorted by)")
         }
+        if column.codec.storage == .codable, SQLValueKind(type(of: keyPath).valueType).storage != .json {
+            throw SwiftDataError.unsupportedSortDescriptor.explaining(
+                "\(describeKeyPath(keyPath, column: column)) is stored through its Codable representation (@Attribute(.codable)), which does not order like the values; SwiftData does not sort by it either")
+        }
         let stringOrdering: StringOrdering?
         if let comparator = descriptor.stringComparator {
             guard let known = ordering(of: comparator) else {
@@ -113,7 +117,7 @@ enum SortTranslator {
         let read = model.read(SQLFragment(column.sql))
         // Names only: ORDER BY has no arguments.
         guard read.arguments.isEmpty else { return nil }
-        return ResolvedColumn(sql: read.sql, codec: column.codec)
+        return ResolvedColumn(sql: read.sql, codec: column.codec, name: column.name)
     }
 
     /// The `ORDER BY` terms for one column.

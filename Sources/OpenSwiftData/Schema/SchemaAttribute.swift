@@ -62,7 +62,7 @@ extension Schema {
             self.defaultValue = defaultValue
             self.isOptional = valueType is any OptionalProtocol.Type
             self.hashModifier = hashModifier
-            self.storageType = ValueCodec.forType(valueType)?.storage
+            self.storageType = ValueCodec.forType(valueType, codable: options.contains(.codable))?.storage
             // What `String(describing:)` gives a type, without its look for conformances.
             self.valueTypeName = _typeName(valueType, qualified: false)
         }
@@ -72,6 +72,8 @@ extension Schema {
         public var isTransient: Bool { options.contains(.ephemeral) }
         public var isUnique: Bool { options.contains(.unique) }
         public var isTransformable: Bool { options.contains { $0.transformerName != nil } }
+        /// Whether the value is stored through its `Codable` representation (`.codable`).
+        public var isCodable: Bool { options.contains(.codable) }
 
         public var debugDescription: String {
             "Attribute(name: \(name), originalName: \(originalName), options: \(options), valueType: \(valueTypeName), isOptional: \(isOptional))"
@@ -169,6 +171,11 @@ extension Schema.Attribute {
         public static var ephemeral: Option { Option("ephemeral") }
         /// Index the value for Spotlight. Accepted; no effect off Apple platforms.
         public static var spotlight: Option { Option("spotlight") }
+        /// Store the value through its `Codable` representation (JSON text), whatever its type:
+        /// the store does not look inside it, so predicates and sorts cannot use it (except to
+        /// test `nil`), and the type's own decoding decides what older values read as: adding a
+        /// property to the type is no migration. For types the store cannot otherwise hold.
+        public static var codable: Option { Option("codable") }
 
         /// Persist the value through a `ValueTransformer` subclass.
         ///

@@ -111,12 +111,18 @@ final class ValueCodec: @unchecked Sendable {
     }
 
     /// The codec for values of `type`, or `nil` when the type cannot be stored in a column.
-    static func forType(_ type: Any.Type) -> ValueCodec? {
+    ///
+    /// - Parameter codable: whether the attribute is `@Attribute(.codable)`: a `Codable` type is
+    ///   then stored as JSON, even one the store holds otherwise.
+    static func forType(_ type: Any.Type, codable: Bool = false) -> ValueCodec? {
         if let optional = type as? any OptionalProtocol.Type {
-            guard let wrapped = forType(optional.wrappedType), !wrapped.isOptional else { return nil }
+            guard let wrapped = forType(optional.wrappedType, codable: codable), !wrapped.isOptional else { return nil }
             return ValueCodec(
                 storage: wrapped.storage, typeName: "\(type)", reading: wrapped.reading, writing: wrapped.writing,
                 nilValue: optional.noneValue, identityType: wrapped.identityType, isPrimitive: wrapped.isPrimitive)
+        }
+        if codable {
+            return (type as? any Codable.Type).map { jsonCodec($0) }
         }
         if let primitive = primitive(type) { return primitive }
         if let rawRepresentable = type as? any RawRepresentable.Type,
