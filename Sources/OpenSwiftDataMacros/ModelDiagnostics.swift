@@ -9,7 +9,6 @@ enum ModelDiagnostic: DiagnosticMessage {
     case missingType(name: String)
     case multipleBindings(names: String)
     case unsupportedModifier(modifier: String, name: String)
-    case propertyObservers(observer: String, name: String)
     case transientWithoutInitialValue(name: String)
     case conflictingMarkers(name: String, first: String, second: String)
     case outsideModel(macro: String)
@@ -31,9 +30,6 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .unsupportedModifier(let modifier, let name):
             return "'\(modifier)' property '\(name)' cannot be persisted; remove '\(modifier)', "
                 + "or mark the property '@Transient' to keep it as plain storage"
-        case .propertyObservers(let observer, let name):
-            return "persisted property '\(name)' cannot have a '\(observer)' observer, because @Model replaces its "
-                + "storage with accessors; observe changes with Observation instead, or mark the property '@Transient'"
         case .transientWithoutInitialValue(let name):
             return "@Transient property '\(name)' needs an initial value: models loaded from a store are "
                 + "created by 'init(backingData:)', which does not run your init; add '= <value>' or make it optional"
@@ -55,7 +51,6 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .missingType: id = "missingType"
         case .multipleBindings: id = "multipleBindings"
         case .unsupportedModifier: id = "unsupportedModifier"
-        case .propertyObservers: id = "propertyObservers"
         case .transientWithoutInitialValue: id = "transientWithoutInitialValue"
         case .conflictingMarkers: id = "conflictingMarkers"
         case .outsideModel: id = "outsideModel"
@@ -122,12 +117,6 @@ extension ModelProblem {
                             in: Syntax(modifier))]),
                     .markTransient(decl, name: name),
                 ])
-
-        case .propertyObservers(let decl, let accessor, let name):
-            return Diagnostic(
-                node: accessor.accessorSpecifier,
-                message: ModelDiagnostic.propertyObservers(observer: accessor.accessorSpecifier.text, name: name),
-                fixIts: [.markTransient(decl, name: name)])
 
         case .transientWithoutInitialValue(let decl, let binding, let name):
             let end = (binding.typeAnnotation.map(Syntax.init) ?? Syntax(binding.pattern)).endPositionBeforeTrailingTrivia

@@ -33,7 +33,6 @@ enum ModelProblem {
     case missingType(VariableDeclSyntax, binding: PatternBindingSyntax, name: String)
     case multipleBindings(VariableDeclSyntax)
     case unsupportedModifier(VariableDeclSyntax, modifier: DeclModifierSyntax, name: String)
-    case propertyObservers(VariableDeclSyntax, accessor: AccessorDeclSyntax, name: String)
     case transientWithoutInitialValue(VariableDeclSyntax, binding: PatternBindingSyntax, name: String)
     case conflictingMarkers(AttributeSyntax, name: String, first: String, second: String)
 }
@@ -112,12 +111,6 @@ extension VariableDeclSyntax {
             [.keyword(.lazy), .keyword(.weak), .keyword(.unowned)].contains($0.name.tokenKind)
         }) {
             problems.append(.unsupportedModifier(self, modifier: modifier, name: name))
-        }
-        if case .accessors(let accessors) = binding.accessorBlock?.accessors,
-           let observer = accessors.first(where: {
-               $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
-           }) {
-            problems.append(.propertyObservers(self, accessor: observer, name: name))
         }
         let type = binding.typeAnnotation?.type
         if type == nil, binding.initializer == nil {

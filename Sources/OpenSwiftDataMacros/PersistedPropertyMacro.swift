@@ -14,6 +14,13 @@ import SwiftSyntaxMacros
 /// ignores it (a context creating the model over a loaded row), before the key path is made. The getter and setter
 /// make their key path once, rooted in the enclosing class, and use it twice: making a key path
 /// is a call into the runtime on every access.
+///
+/// The property's `willSet` and `didSet` (which the compiler drops once the property has a
+/// getter) run in the setter, inside the mutation as `@Observable` runs them: each body is an
+/// immediately applied closure, so its parameter (`newValue`, `oldValue` or the name written)
+/// takes the property's type without it being spelled, `return` leaves the observer only, and
+/// `[self]` lets the body name members without `self.`. They run when code sets the property,
+/// never when a fetch, a migration or an undo fills it (those write the backing data).
 public struct PersistedPropertyMacro {}
 
 extension PersistedPropertyMacro: AccessorMacro {
@@ -26,6 +33,7 @@ extension PersistedPropertyMacro: AccessorMacro {
               let root = enclosingClassName(in: context)
         else { return [] }
         let keyPath = "\\\(root).\(property.keyPathName)"
+        let observers = PropertyObservers(of: declaration)
         let store: CodeBlockItemSyntax = "_$backingData.setValue(forKey: \\.\(raw: property.keyPathName), to: initialValue)"
         // Only a property with an initial value is given one while a row is loaded; the check
         // would cost the others' assignments in `init` for nothing.
@@ -46,15 +54,58 @@ extension PersistedPropertyMacro: AccessorMacro {
                 return self.getValue(forKey: keyPath)
             }
             """,
-            """
+            observers.isEmpty
+                ? """
+                set {
+                    let keyPath = \(raw: keyPath)
+                    _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                        self.setValue(forKey: keyPath, to: newValue)
+                    }
+                }
+                """
+                : observers.setter(keyPath: keyPath),
+        ]
+    }
+}
+
+/// A property's `willSet` and `didSet`, as the setter runs them.
+private struct PropertyObservers {
+    /// The `willSet` accessor.
+    var beforeSet: AccessorDeclSyntax?
+    /// The `didSet` accessor.
+    var afterSet: AccessorDeclSyntax?
+
+    init(of declaration: some DeclSyntaxProtocol) {
+        guard case .accessors(let accessors) = declaration.as(VariableDeclSyntax.self)?.bindings.first?.accessorBlock?.accessors
+        else { return }
+        beforeSet = accessors.first { $0.accessorSpecifier.tokenKind == .keyword(.willSet) }
+        afterSet = accessors.first { $0.accessorSpecifier.tokenKind == .keyword(.didSet) }
+    }
+
+    var isEmpty: Bool { beforeSet == nil && afterSet == nil }
+
+    func setter(keyPath: String) -> AccessorDeclSyntax {
+        var mutation: [String] = []
+        if let beforeSet { mutation.append(Self.call(beforeSet, parameter: "newValue", with: "newValue")) }
+        mutation.append("self.setValue(forKey: keyPath, to: newValue)")
+        if let afterSet { mutation.append(Self.call(afterSet, parameter: "oldValue", with: "oldValue")) }
+        let oldValue = afterSet == nil ? "" : "\nlet oldValue = self.getValue(forKey: keyPath)"
+        return """
             set {
-                let keyPath = \(raw: keyPath)
+                let keyPath = \(raw: keyPath)\(raw: oldValue)
                 _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
-                    self.setValue(forKey: keyPath, to: newValue)
+                    \(raw: mutation.joined(separator: "\n"))
                 }
             }
-            """,
-        ]
+            """
+    }
+
+    /// `_ = { [self] name in body }(argument)`: the observer's body, its parameter named as
+    /// written.
+    private static func call(_ observer: AccessorDeclSyntax, parameter: String, with argument: String) -> String {
+        let name = observer.parameters?.name.text ?? parameter
+        let statements = observer.body?.statements.trimmedDescription ?? ""
+        return "_ = { [self] \(name) in\n\(statements)\n}(\(argument))"
     }
 }
 

@@ -308,63 +308,6 @@ struct ModelDiagnosticsTests {
         }
     }
 
-    /// `didSet` cannot coexist with the accessors `@Model` generates.
-    @Test func didSetIsRejected() {
-        assertDiagnostics(["Model": model]) {
-            """
-            @Model final class Counter {
-                var count: Int = 0 {
-                    didSet { print(count) }
-                }
-            }
-            """
-        } diagnostics: {
-            """
-            1 | @Model final class Counter {
-            2 |     var count: Int = 0 {
-            3 |         didSet { print(count) }
-              |         `- error: persisted property 'count' cannot have a 'didSet' observer, because @Model replaces its storage with accessors; observe changes with Observation instead, or mark the property '@Transient'
-            4 |     }
-            5 | }
-
-            ✏️ mark 'count' '@Transient'
-            @Model final class Counter {
-                @Transient var count: Int = 0 {
-                    didSet { print(count) }
-                }
-            }
-            """
-        }
-    }
-
-    @Test func willSetIsRejected() {
-        assertDiagnostics(["Model": model]) {
-            """
-            @Model final class Counter {
-                var count: Int = 0 {
-                    willSet { print(newValue) }
-                }
-            }
-            """
-        } diagnostics: {
-            """
-            1 | @Model final class Counter {
-            2 |     var count: Int = 0 {
-            3 |         willSet { print(newValue) }
-              |         `- error: persisted property 'count' cannot have a 'willSet' observer, because @Model replaces its storage with accessors; observe changes with Observation instead, or mark the property '@Transient'
-            4 |     }
-            5 | }
-
-            ✏️ mark 'count' '@Transient'
-            @Model final class Counter {
-                @Transient var count: Int = 0 {
-                    willSet { print(newValue) }
-                }
-            }
-            """
-        }
-    }
-
     /// `init(backingData:)` does not run the user's init, so a `@Transient` property needs a value.
     @Test func transientWithoutInitialValueIsRejected() {
         assertDiagnostics(["Model": model]) {

@@ -46,6 +46,64 @@ struct PersistedPropertyExpansionTests {
         }
     }
 
+    /// `willSet` and `didSet` run in the setter, inside the mutation, their parameters named as
+    /// written; each body is a closure applied at once, so `return` leaves the observer only.
+    @Test func propertyObservers() {
+        assertMacro {
+            """
+            final class Counter {
+                @_PersistedProperty
+                var count: Int = 0 {
+                    willSet(next) { guard next >= 0 else { return }; log.append("to \\(next)") }
+                    didSet { mirror = "\\(oldValue) → \\(count)" }
+                }
+            }
+            """
+        } expansion: {
+            #"""
+            final class Counter {
+                var count: Int {
+                    willSet(next) { guard next >= 0 else { return }; log.append("to \(next)") }
+                    didSet { mirror = "\(oldValue) → \(count)" }
+                    @storageRestrictions(accesses: _$backingData, initializes: _count)
+                    init(initialValue) {
+                        if !_$backingData._$ignoresInitialValues {
+                            _$backingData.setValue(forKey: \.count, to: initialValue)
+                        }
+                        _count = _SwiftDataNoType()
+                    }
+
+                    get {
+                        let keyPath = \Counter.count
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                        return self.getValue(forKey: keyPath)
+                    }
+
+                    set {
+                        let keyPath = \Counter.count
+                        let oldValue = self.getValue(forKey: keyPath)
+                        _$observationRegistrar.withMutation(of: self, keyPath: keyPath) {
+                            _ = { [self] next in
+                                guard next >= 0 else {
+                                    return
+                                };
+                                log.append("to \(next)")
+                            }(newValue)
+                            self.setValue(forKey: keyPath, to: newValue)
+                            _ = { [self] oldValue in
+                                mirror = "\(oldValue) → \(count)"
+                            }(oldValue)
+                        }
+                    }
+                }
+
+                @Transient
+                private var _count: _SwiftDataNoType
+            }
+            """#
+        }
+    }
+
     /// With one, it skips it while the backing data ignores initial values (a model created over a loaded row).
     @Test func initialValue() {
         assertMacro {
