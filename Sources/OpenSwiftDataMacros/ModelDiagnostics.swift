@@ -6,6 +6,7 @@ import SwiftSyntaxMacros
 enum ModelDiagnostic: DiagnosticMessage {
     case notAClass(name: String)
     case letProperty(name: String)
+    case letRelationship(name: String)
     case missingType(name: String)
     case multipleBindings(names: String)
     case unsupportedModifier(modifier: String, name: String)
@@ -19,8 +20,10 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .notAClass(let name):
             return "'@Model' can only be applied to a class; make '\(name)' a final class"
         case .letProperty(let name):
-            return "'let' properties of a @Model class are not persisted; use 'var' to persist '\(name)', "
-                + "or mark it '@Transient' and give it an initial value to keep it out of the store"
+            return "'let' property '\(name)' has an initial value, which a model loaded from the store could not replace "
+                + "with its stored one; use 'var' to persist it, or mark it '@Transient' to keep it out of the store"
+        case .letRelationship(let name):
+            return "'let' property '\(name)' cannot be a relationship, which changes as models are linked; use 'var'"
         case .missingType(let name):
             return "persisted property '\(name)' needs a type or an initial value to infer it from "
                 + "(for example 'var \(name): String' or 'var \(name) = \"\"')"
@@ -48,6 +51,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         switch self {
         case .notAClass: id = "notAClass"
         case .letProperty: id = "letProperty"
+        case .letRelationship: id = "letRelationship"
         case .missingType: id = "missingType"
         case .multipleBindings: id = "multipleBindings"
         case .unsupportedModifier: id = "unsupportedModifier"
@@ -89,7 +93,8 @@ extension ModelProblem {
             }
             return Diagnostic(
                 node: decl.bindingSpecifier,
-                message: ModelDiagnostic.letProperty(name: name),
+                message: decl.bindings.first?.initializer == nil
+                    ? ModelDiagnostic.letRelationship(name: name) : ModelDiagnostic.letProperty(name: name),
                 fixIts: fixIts)
 
         case .missingType(_, let binding, let name):

@@ -22,6 +22,9 @@ struct PersistedProperty {
     let initializer: ExprSyntax?
     let attribute: AttributeSyntax?
     let relationship: AttributeSyntax?
+    /// A `let`: plain storage the model's `init` sets once and `init(backingData:)` sets from
+    /// the store, never accessors (which Swift refuses on a `let`).
+    var isConstant = false
 
     /// The name without backticks, used in strings and the `_name` peer.
     var name: String { identifier.text.withoutBackticks }
@@ -103,7 +106,9 @@ extension VariableDeclSyntax {
         let identifier = binding.pattern.as(IdentifierPatternSyntax.self)!.identifier
         let name = identifier.text.withoutBackticks
 
-        if isLet {
+        // A `let` with an initial value cannot be given the stored value when a model is
+        // loaded, and a relationship changes after its model is created.
+        if isLet, binding.initializer != nil || relationship != nil {
             problems.append(.letProperty(self, name: name))
             return .invalid(problems)
         }
@@ -124,7 +129,8 @@ extension VariableDeclSyntax {
             type: type?.trimmed,
             initializer: binding.initializer?.value.trimmed,
             attribute: attribute,
-            relationship: relationship
+            relationship: relationship,
+            isConstant: isLet
         ))
     }
 }

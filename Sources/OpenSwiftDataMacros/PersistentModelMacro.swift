@@ -24,7 +24,7 @@ extension PersistentModelMacro: MemberAttributeMacro {
     ) throws -> [AttributeSyntax] {
         guard declaration.is(ClassDeclSyntax.self),
               let property = member.as(VariableDeclSyntax.self),
-              case .persisted = property.modelMemberKind
+              case .persisted(let persisted) = property.modelMemberKind, !persisted.isConstant
         else { return [] }
         return [AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier(MarkerName.persistedProperty)))]
     }
@@ -78,7 +78,11 @@ extension PersistentModelMacro: MemberMacro {
         }
         schemaMetadata += "}"
 
-        let initializePeers = properties.map { "_\($0.name) = _SwiftDataNoType()\n" }.joined()
+        let initializePeers = properties.map { property in
+            property.isConstant
+                ? "self.\(property.identifier.text) = backingData.getValue(forKey: \\\(className).\(property.identifier.text))\n"
+                : "_\(property.name) = _SwiftDataNoType()\n"
+        }.joined()
         let required = access.isFinal ? "" : "required "
 
         // Every property read and write reaches both the backing data and the observation

@@ -120,6 +120,7 @@ public class ModelContext: Equatable {
         // A model deleted before (or cascaded away without a context) is taken back in whole.
         state.isDeleted = false
         if state.rowID == nil {
+            state.captureConstants(of: model)
             state.isInserted = true
             inserted.append(state)
         } else {

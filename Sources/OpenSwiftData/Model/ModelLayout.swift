@@ -27,6 +27,8 @@ final class ModelLayout: @unchecked Sendable {
         let isExternallyStored: Bool
         /// For a relationship, the types its value is held as.
         let relatedValueTypes: RelatedValueTypes?
+        /// Whether the property is a `let`: kept in the object itself, its key path read-only.
+        let isConstant: Bool
 
         var isRelationship: Bool {
             if case .relationship = kind { return true }
@@ -67,6 +69,8 @@ final class ModelLayout: @unchecked Sendable {
     let properties: [Property]
     /// The indices of the relationship properties; saving visits only these.
     let relationshipIndices: [Int]
+    /// The indices of the `let` properties, copied into a new model's values when it is inserted.
+    let constantIndices: [Int]
     /// The `#Unique` and `#Index` declarations of the model.
     let constraints: [any KeyPathConstraint]
     /// Where each property's value sits in the model's ``ModelValues``.
@@ -88,6 +92,7 @@ final class ModelLayout: @unchecked Sendable {
         }
         self.properties = properties
         relationshipIndices = properties.indices.filter { properties[$0].isRelationship }
+        constantIndices = properties.indices.filter { properties[$0].isConstant }
         valueSlots = ValueSlots(properties)
         self.constraints = constraints
         indexByKeyPath = Dictionary(
@@ -177,6 +182,7 @@ extension ModelLayout.Property {
         defaultValue = metadata.defaultValue
         marker = metadata.metadata
         isExternallyStored = (metadata.metadata as? Schema.Attribute)?.options.contains(.externalStorage) ?? false
+        isConstant = !(metadata.keyPath is any WritableThroughKeyPath)
         if let collection = valueType as? any RelationshipCollection.Type {
             kind = .relationship(destination: collection.elementModelType, isToMany: true)
             relatedValueTypes = collection.elementModelType.relatedValueTypes
@@ -198,3 +204,7 @@ extension ModelLayout.Property {
         return nil
     }
 }
+
+/// The key paths a property's setter can write through; a `let`'s key path is read-only.
+private protocol WritableThroughKeyPath {}
+extension ReferenceWritableKeyPath: WritableThroughKeyPath {}

@@ -95,6 +95,17 @@ class ModelState {
         values = ModelValues(layout.valueSlots)
     }
 
+    /// Copies the model's `let` properties, which live in the object itself, into its values so
+    /// that a save writes them: a new model's, once, as it is inserted.
+    func captureConstants<M: PersistentModel>(of model: M) {
+        guard !layout.constantIndices.isEmpty else { return }
+        if values.isEmpty { allocateValues() }
+        for index in layout.constantIndices {
+            guard let keyPath = layout.properties[index].keyPath as? PartialKeyPath<M> else { continue }
+            values[index] = model[keyPath: keyPath]
+        }
+    }
+
     /// The model's identifier: its row's once saved, a temporary one before.
     var modelID: PersistentIdentifier {
         if let rowID {

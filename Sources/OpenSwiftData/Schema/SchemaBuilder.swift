@@ -75,6 +75,9 @@ struct SchemaBuilder {
                 if attribute.isUnique { unique.append([attribute.name]) }
                 if !attribute.isTransient { properties.append(attribute) }
             case .relationship(let destination, let isToMany):
+                if property.isConstant {
+                    problems.append("\(place) is a 'let' relationship; declare it 'var': a relationship changes as models are linked")
+                }
                 let relationship = Schema.Relationship(copying: property.marker as? Schema.Relationship)
                 relationship.name = property.name
                 if relationship.originalName.isEmpty { relationship.originalName = property.name }

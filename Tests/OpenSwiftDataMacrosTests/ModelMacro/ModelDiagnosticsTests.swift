@@ -99,38 +99,66 @@ struct ModelDiagnosticsTests {
         }
     }
 
-    /// A `let` without an initial value can only become a `var`.
-    @Test func letIsRejected() {
+    /// A `let` without an initial value is persisted as plain storage: no accessors (Swift
+    /// refuses them on a `let`), no `_code` peer, and `init(backingData:)` sets it from the store.
+    @Test func letIsPersistedAsPlainStorage() {
         assertMacro {
             """
             @Model final class Trip {
-                let code: String
-            }
-            """
-        } diagnostics: {
-            """
-            @Model final class Trip {
-                let code: String
-                ┬──
-                ╰─ 🛑 'let' properties of a @Model class are not persisted; use 'var' to persist 'code', or mark it '@Transient' and give it an initial value to keep it out of the store
-                   ✏️ replace 'let' with 'var'
-            }
-            """
-        } fixes: {
-            """
-            @Model final class Trip {
-                var code: String
+                @Attribute(.unique) let code: String
+                var name: String
             }
             """
         } expansion: {
             #"""
             final class Trip {
+                @Attribute(.unique) let code: String
                 @_PersistedProperty
-                var code: String
+                var name: String
 
                 static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
                     return [
-                        OpenSwiftData.Schema.PropertyMetadata(name: "code", keypath: \Trip.code, defaultValue: nil, metadata: nil),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "code", keypath: \Trip.code, defaultValue: nil, metadata: OpenSwiftData.Schema.Attribute(.unique)),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
+                    ]
+                }
+            }
+            """#
+        }
+    }
+
+    /// A `let` relationship would not follow its model's links.
+    @Test func letRelationshipIsRejected() {
+        assertMacro {
+            """
+            @Model final class Trip {
+                @Relationship let owner: Person?
+            }
+            """
+        } diagnostics: {
+            """
+            @Model final class Trip {
+                @Relationship let owner: Person?
+                              ┬──
+                              ╰─ 🛑 'let' property 'owner' cannot be a relationship, which changes as models are linked; use 'var'
+                                 ✏️ replace 'let' with 'var'
+            }
+            """
+        } fixes: {
+            """
+            @Model final class Trip {
+                @Relationship var owner: Person?
+            }
+            """
+        } expansion: {
+            #"""
+            final class Trip {
+                @Relationship
+                @_PersistedProperty var owner: Person?
+
+                static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                    return [
+                        OpenSwiftData.Schema.PropertyMetadata(name: "owner", keypath: \Trip.owner, defaultValue: nil, metadata: OpenSwiftData.Schema.Relationship()),
                     ]
                 }
             }
@@ -150,7 +178,7 @@ struct ModelDiagnosticsTests {
             """
             1 | @Model final class Trip {
             2 |     let kind = "trip"
-              |     `- error: 'let' properties of a @Model class are not persisted; use 'var' to persist 'kind', or mark it '@Transient' and give it an initial value to keep it out of the store
+              |     `- error: 'let' property 'kind' has an initial value, which a model loaded from the store could not replace with its stored one; use 'var' to persist it, or mark it '@Transient' to keep it out of the store
             3 | }
 
             ✏️ replace 'let' with 'var'
