@@ -4,10 +4,13 @@
 /// `willMigrate` sees the store through the old version's models before the change, and
 /// `didMigrate` through the new version's models after it.
 ///
-/// The closures are not `@Sendable`, as in SwiftData: they may capture state that `willMigrate`
-/// hands to `didMigrate`, and call the plan's own (main-actor) helpers. They run synchronously,
-/// on the thread that creates the container, while it opens the store. The stage itself is
-/// `Sendable`, so a plan can keep its stages in `static let` properties in Swift 6 language mode.
+/// The stage is `Sendable`, as SwiftData declares it, so a plan keeps its stages in plain
+/// `static let` properties in Swift 6 language mode; `nonisolated(unsafe)` on them (written for
+/// SDKs where it was not) is unnecessary, and the compiler says so, with Apple's SDK as here.
+/// The closures are not `@Sendable` (SwiftData's are, under `@preconcurrency`): every closure
+/// SwiftData takes is taken, and so are ones that capture state `willMigrate` hands to
+/// `didMigrate` or call the plan's own (main-actor) helpers. They run synchronously, on the
+/// thread that creates the container, while it opens the store.
 public enum MigrationStage: @unchecked Sendable {
     case lightweight(fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type)
     case custom(

@@ -99,4 +99,17 @@ extension CloudKitRulesTests {
         #expect(cloudKit.allSatisfy { $0.version == "CloudNotesV2 (2.0.0)" })
         #expect(cloudKit.contains { $0.message.contains("Note.title is neither optional nor given a default value") })
     }
+
+    @Test func verifyingSnapshotsChecksEveryVersionForCloudKit() throws {
+        let folder = temporaryStoreURL().deletingLastPathComponent().appendingPathComponent("snapshots")
+        let error = try #require(throws: MigrationVerificationError.self) {
+            try CloudNotesPlan.verify(snapshotsIn: folder, cloudKitDatabase: .private("iCloud.com.example.notes"))
+        }
+        #expect(error.problems.count == 5)
+        #expect(error.problems.allSatisfy { $0.version == "CloudNotesV2 (2.0.0)" })
+        #expect(error.problems.contains { $0.message.contains("Note.title is neither optional nor given a default value") })
+        // Nothing is recorded while a problem stands; without CloudKit the plan passes and is.
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        #expect(try CloudNotesPlan.verify(snapshotsIn: folder).count == 2)
+    }
 }

@@ -129,14 +129,7 @@ public final class MigrationTester {
         sampleRowsPerEntity: Int = 100, sampleValue: ((SampleValueRequest) -> Any?)? = nil
     ) throws -> [MigrationPathCheck] {
         let versions = try checkedVersions()
-        var problems: [MigrationVerificationError.Problem] = []
-        if let container = cloudKitDatabase.containerIdentifier {
-            for version in versions {
-                problems += CloudKitRules.problems(of: version.schema).map {
-                    .init(version: version.name, message: "cannot sync with the CloudKit container \(container): \($0)")
-                }
-            }
-        }
+        var problems = MigrationVerificationError.Problem.cloudKit(versions, cloudKitDatabase)
         var checks: [MigrationPathCheck] = []
         for (index, version) in versions.enumerated().dropLast() {
             let url = folder.appendingPathComponent("samples-\(UUID().uuidString)/\(version.type).store")

@@ -24,3 +24,16 @@ public struct MigrationVerificationError: Error, CustomStringConvertible, Sendab
             + problems.map { "- " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: "\n")
     }
 }
+
+extension MigrationVerificationError.Problem {
+    /// The breaches of CloudKit's rules in each of `versions`, when `database` names a CloudKit
+    /// container; none for `.none` and `.automatic`.
+    static func cloudKit(_ versions: [PlanVersions.Version], _ database: ModelConfiguration.CloudKitDatabase) -> [Self] {
+        guard let container = database.containerIdentifier else { return [] }
+        return versions.flatMap { version in
+            CloudKitRules.problems(of: version.schema).map {
+                Self(version: version.name, message: "cannot sync with the CloudKit container \(container): \($0)")
+            }
+        }
+    }
+}

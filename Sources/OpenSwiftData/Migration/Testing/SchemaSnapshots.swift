@@ -20,7 +20,10 @@ extension SchemaMigrationPlan {
     ///   outside the plan, skip versions or go backwards, versions whose models cannot be stored;
     /// - a snapshot of a version the plan no longer lists that is newer than the plan's oldest
     ///   version (a shipped version vanished; dropping the oldest versions is allowed);
-    /// - with `recording: .never`, a version with no snapshot.
+    /// - with `recording: .never`, a version with no snapshot;
+    /// - with a named CloudKit container, every version's breaches of CloudKit's rules (an
+    ///   attribute neither optional nor defaulted, a uniqueness constraint, a non-optional
+    ///   relationship, the `.deny` rule), which SwiftData only reports on a device.
     ///
     /// ```swift
     /// @Test func shippedVersionsAreFrozen() throws {
@@ -34,12 +37,18 @@ extension SchemaMigrationPlan {
     ///   - folder: the folder of snapshots; made when snapshots are recorded.
     ///   - recording: whether missing snapshots are written (only when no problem was found; a
     ///     snapshot is never rewritten) or count as problems.
+    ///   - cloudKitDatabase: the CloudKit database the app's stores sync with; `.none` (the
+    ///     default) and `.automatic` check no CloudKit rule.
     /// - Returns: the snapshot files written.
     /// - Throws: ``MigrationVerificationError`` listing every problem.
     @discardableResult
-    public static func verify(snapshotsIn folder: URL, recording: SnapshotRecording = .missing) throws -> [URL] {
+    public static func verify(
+        snapshotsIn folder: URL, recording: SnapshotRecording = .missing,
+        cloudKitDatabase: ModelConfiguration.CloudKitDatabase = .none
+    ) throws -> [URL] {
         let versions = PlanVersions.versions(of: self)
         var problems = PlanVersions.problems(of: self, versions).map { MigrationVerificationError.Problem(version: $0.version, message: $0.message) }
+        problems += MigrationVerificationError.Problem.cloudKit(versions, cloudKitDatabase)
         var missing: [(URL, Schema)] = []
         let listed = Set(versions.map { $0.schema.version })
         for version in versions {
