@@ -5,8 +5,9 @@ import Testing
 /// Plans whose newer versions no longer list an entity an older one had (dropped, or a class
 /// renamed without `originalName`): a store written by the older version is recognised as that
 /// version, keeps the rows of the entities that stay, and loses only the dropped ones, with a
-/// backup beside it.
-@Suite struct DroppedEntityMigrationTests {
+/// backup beside it. Serialized: HabitsPlan's stages hand rows from `willMigrate` to
+/// `didMigrate` through one static property, which two migrations at once would share.
+@Suite(.serialized) struct DroppedEntityMigrationTests {
     private func recordedVersion(_ url: URL) throws -> String {
         try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'versionIdentifier'")[0]
     }
