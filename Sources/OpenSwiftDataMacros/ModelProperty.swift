@@ -211,6 +211,9 @@ struct ModelAccess {
     /// `"public "`, `"package "` or `""`.
     let modifier: String
     let isFinal: Bool
+    /// The modifier of members a subclass may override: `"open "` in an `open` class, else
+    /// ``modifier``.
+    let overridable: String
 
     init(_ declaration: some DeclGroupSyntax) {
         let kinds = declaration.modifiers.map(\.name.tokenKind)
@@ -222,5 +225,6 @@ struct ModelAccess {
             modifier = ""
         }
         isFinal = kinds.contains(.keyword(.final))
+        overridable = kinds.contains(.keyword(.open)) ? "open " : modifier
     }
 }

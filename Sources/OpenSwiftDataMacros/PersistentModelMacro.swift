@@ -11,6 +11,14 @@ import SwiftSyntaxMacros
 ///   persist;
 /// - extension role: adds the `PersistentModel` and `Observable` conformances (nonisolated) and an
 ///   unavailable `Sendable` one.
+///
+/// A subclass of a `@Model` class (iOS 26), which the compiler says by not asking for the
+/// `PersistentModel` conformance it inherits, gets members of its own beside the inherited ones:
+/// backing data its properties' init accessors fill before `super.init` (when the inherited
+/// backing data does not exist yet), an override of `persistentBackingData` that moves those
+/// values into the inherited backing data the first time it is asked for, its own properties in
+/// an override of `schemaMetadata`, and `init(backingData:)` calling `super`. A class that is not
+/// final declares `schemaMetadata` as a `class var` for its subclasses to override.
 public struct PersistentModelMacro {}
 
 // MARK: - Member attributes
@@ -46,6 +54,7 @@ extension PersistentModelMacro: MemberMacro {
 
         let className = classDecl.name.text
         let access = ModelAccess(classDecl)
+        let isSubclass = !protocols.contains { $0.trimmedDescription.split(separator: ".").last == "PersistentModel" }
         var properties: [PersistedProperty] = []
         var constraints: [String] = []
 
@@ -68,7 +77,8 @@ extension PersistentModelMacro: MemberMacro {
         }
 
         let metadataEntries = properties.map { metadataEntry(for: $0, className: className) } + constraints
-        var schemaMetadata = "\(access.modifier)static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {\n"
+        let metadataKind = isSubclass ? "override class" : access.isFinal ? "static" : "class"
+        var schemaMetadata = "\(access.overridable)\(metadataKind) var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {\n"
         if metadataEntries.isEmpty {
             schemaMetadata += "    return []\n"
         } else {
@@ -79,11 +89,17 @@ extension PersistentModelMacro: MemberMacro {
         schemaMetadata += "}"
 
         let initializePeers = properties.map { property in
-            property.isConstant
-                ? "self.\(property.identifier.text) = backingData.getValue(forKey: \\\(className).\(property.identifier.text))\n"
-                : "_\(property.name) = _SwiftDataNoType()\n"
+            let keyPath = "\\\(className).\(property.identifier.text)"
+            if !property.isConstant { return "_\(property.name) = _SwiftDataNoType()\n" }
+            return isSubclass
+                ? "self.\(property.identifier.text) = OpenSwiftData._subclassValue(forKey: \(keyPath), in: backingData)\n"
+                : "self.\(property.identifier.text) = backingData.getValue(forKey: \(keyPath))\n"
         }.joined()
         let required = access.isFinal ? "" : "required "
+        if isSubclass {
+            return subclassMembers(
+                className: className, access: access, schemaMetadata: schemaMetadata, initializePeers: initializePeers)
+        }
 
         // Every property read and write reaches both the backing data and the observation
         // registrar, and `@exclusivity(unchecked)` spares each of them the runtime's access
@@ -98,7 +114,7 @@ extension PersistentModelMacro: MemberMacro {
             @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
             """,
             """
-            \(raw: access.modifier)var persistentBackingData: any OpenSwiftData.BackingData<\(raw: className)> {
+            \(raw: access.overridable)var persistentBackingData: any OpenSwiftData.BackingData<\(raw: className)> {
                 get {
                     _$backingData
                 }
@@ -111,6 +127,65 @@ extension PersistentModelMacro: MemberMacro {
             """
             \(raw: access.modifier)\(raw: required)init(backingData: any OpenSwiftData.BackingData<\(raw: className)>) {
                 \(raw: initializePeers)self.persistentBackingData = backingData
+            }
+            """,
+            """
+            @Transient
+            @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+            """,
+            """
+            internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: className), _M>) {
+                _$observationRegistrar.access(self, keyPath: keyPath)
+            }
+            """,
+            """
+            internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: className), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+            }
+            """,
+            """
+            struct _SwiftDataNoType {
+            }
+            """,
+        ]
+    }
+
+    /// The members of a subclass of a `@Model` class: its own backing data for the values its
+    /// init accessors set before `super.init`, moved into the inherited backing data by the
+    /// first read of `persistentBackingData` (before anything else can use either), and the
+    /// class's own registrar, metadata and `init(backingData:)`.
+    static func subclassMembers(
+        className: String, access: ModelAccess, schemaMetadata: String, initializePeers: String
+    ) -> [DeclSyntax] {
+        [
+            """
+            @Transient
+            @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
+            """,
+            """
+            @Transient
+            private var _$initialValuesMoved = false
+            """,
+            """
+            \(raw: access.overridable)override var persistentBackingData: any OpenSwiftData.BackingData<Root> {
+                get {
+                    if !_$initialValuesMoved {
+                        _$initialValuesMoved = true
+                        OpenSwiftData._moveSubclassInitialValues(_$backingData, into: super.persistentBackingData, of: self)
+                    }
+                    return super.persistentBackingData
+                }
+                set {
+                    _$initialValuesMoved = true
+                    super.persistentBackingData = newValue
+                }
+            }
+            """,
+            DeclSyntax(stringLiteral: schemaMetadata),
+            """
+            \(raw: access.modifier)required init(backingData: any OpenSwiftData.BackingData<Root>) {
+                \(raw: initializePeers)_$initialValuesMoved = true
+                super.init(backingData: backingData)
             }
             """,
             """

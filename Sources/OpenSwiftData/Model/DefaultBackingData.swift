@@ -28,7 +28,10 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
     func makeModel() -> any PersistentModel {
         isBeingLoaded = true
         defer { isBeingLoaded = false }
-        return BackingDataHandoff.loading(self) { M(backingData: self) }
+        // A row of a subclass is loaded as its root class's backing data with the subclass's
+        // layout; `init(backingData:)` is required, so the subclass's runs.
+        let modelType = layout.modelType == M.self ? M.self : layout.modelType as! M.Type
+        return BackingDataHandoff.loading(self) { modelType.init(backingData: self) }
     }
 
     @usableFromInline

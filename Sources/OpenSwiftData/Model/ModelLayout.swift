@@ -63,7 +63,11 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     let modelType: any PersistentModel.Type
-    /// `DefaultBackingData` of the model type, which loaded rows are created as.
+    /// The layout of the model's superclass, when that is a `@Model` class too: its properties
+    /// (and constraints) come first in this one's, in the same order.
+    let superclassLayout: ModelLayout?
+    /// `DefaultBackingData` of the model type's root class (itself, unless it subclasses
+    /// another `@Model` class), which loaded rows are created as.
     let loadedStateType: any LoadableModelState.Type
     let entityName: String
     let properties: [Property]
@@ -81,8 +85,11 @@ final class ModelLayout: @unchecked Sendable {
         self.modelType = modelType
         loadedStateType = Self.defaultBackingDataType(of: modelType)
         entityName = Schema.entityName(for: modelType)
-        var properties: [Property] = []
-        var constraints: [any KeyPathConstraint] = []
+        let superclass = _getSuperclass(modelType as AnyClass) as? any PersistentModel.Type
+        superclassLayout = superclass.map { ModelLayout.of($0) }
+        // A subclass's `schemaMetadata` lists the properties it declares.
+        var properties = superclassLayout?.properties ?? []
+        var constraints = superclassLayout?.constraints ?? []
         for metadata in modelType.schemaMetadata {
             if let constraint = metadata.metadata as? any KeyPathConstraint {
                 constraints.append(constraint)
@@ -102,7 +109,7 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     private static func defaultBackingDataType<M: PersistentModel>(of _: M.Type) -> any LoadableModelState.Type {
-        DefaultBackingData<M>.self
+        DefaultBackingData<M.Root>.self
     }
 
     /// The position of the property at `keyPath` in the backing data, or `nil` when the key

@@ -8,7 +8,9 @@ import Foundation
 /// optional property holding `nil` has `Optional.none`.
 @usableFromInline
 class ModelState {
-    let layout: ModelLayout
+    /// The layout of the model's class. The backing data a subclass's instance is made with is
+    /// its root class's until ``moveSubclassValues(of:from:)`` gives it the subclass's.
+    @exclusivity(unchecked) private(set) var layout: ModelLayout
     // Every property read and write goes through here. ModelState is confined to its model's
     // context (models are not Sendable) and no access to `values` nests inside another, so the
     // runtime's exclusivity check, a call before and after each access, is skipped.
@@ -95,14 +97,38 @@ class ModelState {
         values = ModelValues(layout.valueSlots)
     }
 
+    /// Takes the layout of `modelType`, a subclass of the class this backing data was made for,
+    /// and the values `other` holds: the backing data of one of the model's subclasses, which
+    /// its properties' initial values went to before the inherited backing data existed. The
+    /// layouts of a hierarchy begin with their superclass's properties, in order, so indices
+    /// are kept.
+    func moveSubclassValues(of modelType: any PersistentModel.Type, from other: ModelState) {
+        let target = ModelLayout.of(modelType)
+        if target !== layout {
+            var moved = ModelValues(target.valueSlots)
+            if !values.isEmpty {
+                for index in layout.properties.indices where values.holdsValue(at: index) { moved[index] = values[index] }
+            }
+            layout = target
+            values = moved
+        } else if values.isEmpty {
+            allocateValues()
+        }
+        guard !other.values.isEmpty else { return }
+        for index in other.layout.properties.indices where other.values.holdsValue(at: index) && !values.holdsValue(at: index) {
+            values[index] = other.values[index]
+        }
+    }
+
     /// Copies the model's `let` properties, which live in the object itself, into its values so
     /// that a save writes them: a new model's, once, as it is inserted.
     func captureConstants<M: PersistentModel>(of model: M) {
         guard !layout.constantIndices.isEmpty else { return }
         if values.isEmpty { allocateValues() }
+        // Through `AnyKeyPath`: a subclass's key paths are not rooted in the type it is
+        // inserted as.
         for index in layout.constantIndices {
-            guard let keyPath = layout.properties[index].keyPath as? PartialKeyPath<M> else { continue }
-            values[index] = model[keyPath: keyPath]
+            if let value = model[keyPath: layout.properties[index].keyPath] { values[index] = value }
         }
     }
 

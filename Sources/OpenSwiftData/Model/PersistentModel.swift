@@ -33,6 +33,11 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// The model's persisted properties in declaration order, with their key paths, declared
     /// default values and options; `@Model` generates it.
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
+
+    /// The class at the root of the model's class hierarchy: the model itself, or the `@Model`
+    /// class every class of its hierarchy descends from. A subclass's backing data and
+    /// `init(backingData:)` are typed with it.
+    associatedtype Root: PersistentModel = Self
 }
 
 extension PersistentModel {

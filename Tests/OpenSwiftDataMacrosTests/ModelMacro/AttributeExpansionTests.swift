@@ -3,7 +3,7 @@ import Testing
 
 /// How each persisted attribute reaches `schemaMetadata`: its name, key path, initial value and
 /// `@Attribute` arguments.
-@Suite(.macros(["Model": ModelMetadataOnly.self], indentationWidth: .spaces(4), record: .missing))
+@Suite(.macros(["Model": modelMetadataOnly], indentationWidth: .spaces(4), record: .missing))
 struct AttributeExpansionTests {
     @Test func storedProperty() {
         assertMacro {

@@ -149,7 +149,7 @@ struct ModelAccessTests {
                 @Transient
                 @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
-                public var persistentBackingData: any OpenSwiftData.BackingData<Note> {
+                open var persistentBackingData: any OpenSwiftData.BackingData<Note> {
                     get {
                         _$backingData
                     }
@@ -158,7 +158,7 @@ struct ModelAccessTests {
                     }
                 }
 
-                public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                open class var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
                     return [
                         OpenSwiftData.Schema.PropertyMetadata(name: "text", keypath: \Note.text, defaultValue: nil, metadata: nil),
                     ]
@@ -222,7 +222,7 @@ struct ModelAccessTests {
                     }
                 }
 
-                static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                class var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
                     return [
                         OpenSwiftData.Schema.PropertyMetadata(name: "name", keypath: \Animal.name, defaultValue: nil, metadata: nil),
                     ]

@@ -6,7 +6,7 @@ import Testing
 /// fix-it applied and its expansion (through `ModelMetadataOnly`, whose diagnostics are the real
 /// macro's); `assertDiagnostics`, for the fix-its `assertMacro` cannot apply, records the
 /// diagnostics of the whole `@Model`, then the source with each fix-it applied on its own.
-@Suite(.macros(["Model": ModelMetadataOnly.self], indentationWidth: .spaces(4), record: .missing))
+@Suite(.macros(["Model": modelMetadataOnly], indentationWidth: .spaces(4), record: .missing))
 struct ModelDiagnosticsTests {
     @Test func structIsRejected() {
         assertDiagnostics(["Model": model]) {

@@ -2,7 +2,7 @@ import MacroTesting
 import Testing
 
 /// Which members `@Model` persists: stored instance `var`s only.
-@Suite(.macros(["Model": ModelMetadataOnly.self], indentationWidth: .spaces(4), record: .missing))
+@Suite(.macros(["Model": modelMetadataOnly], indentationWidth: .spaces(4), record: .missing))
 struct PersistedMembersTests {
     /// Computed properties and methods declare no storage and are left alone.
     @Test func computedPropertiesAndMethodsAreNotPersisted() {

@@ -2,7 +2,7 @@ import MacroTesting
 import Testing
 
 /// `@Relationship` arguments reach `schemaMetadata` as `Schema.Relationship(...)`.
-@Suite(.macros(["Model": ModelMetadataOnly.self], indentationWidth: .spaces(4), record: .missing))
+@Suite(.macros(["Model": modelMetadataOnly], indentationWidth: .spaces(4), record: .missing))
 struct RelationshipExpansionTests {
     /// A to-one relationship with no arguments.
     @Test func toOne() {

@@ -1,12 +1,13 @@
 import MacroTesting
 import OpenSwiftDataMacros
+import SwiftSyntaxMacroExpansion
 import Testing
 
 /// `@Model` reads the `#Unique` and `#Index` in its body and appends one entry per use to
 /// `schemaMetadata`, after the properties.
 @Suite(
     .macros(
-        ["Model": ModelMetadataOnly.self, "Unique": UniqueConstraintsMacro.self, "Index": IndexMacro.self],
+        ["Model": modelMetadataOnly, "Unique": MacroSpec(type: UniqueConstraintsMacro.self), "Index": MacroSpec(type: IndexMacro.self)],
         indentationWidth: .spaces(4), record: .missing))
 struct SchemaConstraintExpansionTests {
     @Test func uniqueConstraint() {

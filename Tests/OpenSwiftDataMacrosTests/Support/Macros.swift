@@ -22,6 +22,10 @@ let allMacros: [String: MacroSpec] = [
 /// `@ModelActor` as the `OpenSwiftData` module declares it.
 let modelActor = MacroSpec(type: PersistentModelActorMacro.self, conformances: ["ModelActor"])
 
+/// ``ModelMetadataOnly`` as the compiler would call it for a class that is not a subclass of
+/// another model.
+let modelMetadataOnly = MacroSpec(type: ModelMetadataOnly.self, conformances: ["Observable", "PersistentModel", "Sendable"])
+
 /// `@Model` showing only what a class's own properties change: the `@_PersistedProperty` it
 /// attaches and `schemaMetadata`. The members and extensions every model gets alike are pinned
 /// once, in `ModelExpansionTests` and `ModelAccessTests`, so the test of one property feature

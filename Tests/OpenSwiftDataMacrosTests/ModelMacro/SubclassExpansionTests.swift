@@ -1,0 +1,88 @@
+import MacroTesting
+import OpenSwiftDataMacros
+import SwiftSyntaxMacroExpansion
+import Testing
+
+/// A subclass of a `@Model` class: the compiler asks for no conformance (it inherits them), so
+/// `@Model` gives it its own backing data for the values set before `super.init`, an override of
+/// `persistentBackingData` that moves them into the inherited one when first asked, its own
+/// properties in an override of `schemaMetadata`, and `init(backingData:)` calling `super`.
+@Suite(.macros(["Model": MacroSpec(type: PersistentModelMacro.self, conformances: [])], indentationWidth: .spaces(4), record: .missing))
+struct SubclassExpansionTests {
+    @Test func subclass() {
+        assertMacro {
+            """
+            @Model class BusinessTrip: Trip {
+                var perDiem: Double
+                let client: String
+                init(name: String, perDiem: Double, client: String) {
+                    self.perDiem = perDiem
+                    self.client = client
+                    super.init(name: name)
+                }
+            }
+            """
+        } expansion: {
+            #"""
+            class BusinessTrip: Trip {
+                @_PersistedProperty
+                var perDiem: Double
+                let client: String
+                init(name: String, perDiem: Double, client: String) {
+                    self.perDiem = perDiem
+                    self.client = client
+                    super.init(name: name)
+                }
+
+                @Transient
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<BusinessTrip> = BusinessTrip.createBackingData()
+
+                @Transient
+                private var _$initialValuesMoved = false
+
+                override var persistentBackingData: any OpenSwiftData.BackingData<Root> {
+                    get {
+                        if !_$initialValuesMoved {
+                            _$initialValuesMoved = true
+                            OpenSwiftData._moveSubclassInitialValues(_$backingData, into: super.persistentBackingData, of: self)
+                        }
+                        return super.persistentBackingData
+                    }
+                    set {
+                        _$initialValuesMoved = true
+                        super.persistentBackingData = newValue
+                    }
+                }
+
+                override class var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                    return [
+                        OpenSwiftData.Schema.PropertyMetadata(name: "perDiem", keypath: \BusinessTrip.perDiem, defaultValue: nil, metadata: nil),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "client", keypath: \BusinessTrip.client, defaultValue: nil, metadata: nil),
+                    ]
+                }
+
+                required init(backingData: any OpenSwiftData.BackingData<Root>) {
+                    _perDiem = _SwiftDataNoType()
+                    self.client = OpenSwiftData._subclassValue(forKey: \BusinessTrip.client, in: backingData)
+                    _$initialValuesMoved = true
+                    super.init(backingData: backingData)
+                }
+
+                @Transient
+                @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<BusinessTrip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<BusinessTrip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                struct _SwiftDataNoType {
+                }
+            }
+            """#
+        }
+    }
+}
