@@ -49,8 +49,9 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     public init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
         encodingVersion = Self.schemaEncodingVersion
         self.version = version
-        self.entities = entities.sorted { $0.name < $1.name }
-        entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let linked = Entity.linkHierarchies(entities).entities
+        self.entities = linked.sorted { $0.name < $1.name }
+        entitiesByName = Dictionary(linked.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         layouts = [:]
         problems = []
     }
@@ -104,8 +105,11 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         var names = Set(entityNames)
         var pending = Array(names)
         while let name = pending.popLast() {
-            for relationship in entitiesByName[name]?.relationshipsInOrder ?? [] where names.insert(relationship.destination).inserted {
-                pending.append(relationship.destination)
+            let entity = entitiesByName[name]
+            // A hierarchy is stored together: its entities go where any of them goes.
+            let hierarchy = entity.map { $0.rootEntity.selfAndDescendants.map(\.name) } ?? []
+            for reached in (entity?.relationshipsInOrder.map(\.destination) ?? []) + hierarchy where names.insert(reached).inserted {
+                pending.append(reached)
             }
         }
         if entities.allSatisfy({ names.contains($0.name) }) { return self }
@@ -192,7 +196,14 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
         let container = try decoder.container(keyedBy: CodingKeys.self)
         encodingVersion = try container.decode(Version.self, forKey: .encodingVersion)
         version = try container.decode(Version.self, forKey: .version)
-        entities = try container.decode([Entity].self, forKey: .entities).sorted { $0.name < $1.name }
+        let decoded = try container.decode([Entity].self, forKey: .entities)
+        let linked = Entity.linkHierarchies(decoded)
+        if let missing = linked.missingSuperentities.first {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: [CodingKeys.entities],
+                debugDescription: "the entity \(missing.entity) names \(missing.superentity) as its superentity, which the schema does not have"))
+        }
+        entities = linked.entities.sorted { $0.name < $1.name }
         entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         layouts = [:]
         problems = []

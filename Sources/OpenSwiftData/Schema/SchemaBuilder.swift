@@ -43,13 +43,20 @@ struct SchemaBuilder {
                 }
             }
         }
+        let linked = Schema.Entity.linkHierarchies(entities)
+        for (entity, superentity) in linked.missingSuperentities {
+            problems.append(
+                "\(entity) is a subclass of \(superentity), which is not among the models the schema is made of; list \(superentity).self with \(entity).self (a schema holds a class's whole ancestry)")
+        }
         pairInverses()
     }
 
     private mutating func entity(for layout: ModelLayout) -> Schema.Entity {
         var properties: [any SchemaProperty] = []
         var unique: [[String]] = []
-        for property in layout.properties {
+        // A subclass's entity declares its own properties; it inherits the others once linked.
+        let inherited = layout.superclassLayout?.properties.count ?? 0
+        for property in layout.properties.dropFirst(inherited) {
             let place = "\(layout.entityName).\(property.name)"
             if Self.reservedNames.contains(property.name) {
                 problems.append("\(place): the name \(property.name) is reserved by the store; rename the property")
@@ -91,7 +98,7 @@ struct SchemaBuilder {
             }
         }
         var indices: [[String]] = []
-        for constraint in layout.constraints {
+        for constraint in layout.constraints.dropFirst(layout.superclassLayout?.constraints.count ?? 0) {
             for group in constraint.keyPathGroups {
                 var names: [String] = []
                 for keyPath in group {
@@ -110,7 +117,8 @@ struct SchemaBuilder {
             }
         }
         return Schema.Entity(
-            name: layout.entityName, properties: properties, uniquenessConstraints: unique, indices: indices)
+            name: layout.entityName, superentityName: layout.superclassLayout?.entityName, properties: properties,
+            uniquenessConstraints: unique, indices: indices)
     }
 
     /// Pairs each relationship with its inverse: the one `inverse:` names, or else the only
@@ -119,7 +127,7 @@ struct SchemaBuilder {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             let layout = layouts[entity.name]!
-            for relationship in entity.relationshipsInOrder {
+            for relationship in entity.declaredRelationships {
                 guard let inverseKeyPath = relationship.inverseKeyPath else { continue }
                 // The key path is one of the class the property declares, which may be another
                 // version's class of the destination's name.
@@ -136,7 +144,7 @@ struct SchemaBuilder {
             }
         }
         for entity in entities {
-            for relationship in entity.relationshipsInOrder
+            for relationship in entity.declaredRelationships
             where relationship.inverseName == nil && !relationship.isExplicitlyUnidirectional {
                 guard let destination = byName[relationship.destination] else { continue }
                 let candidates = destination.relationshipsInOrder.filter {

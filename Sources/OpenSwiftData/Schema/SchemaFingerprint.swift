@@ -43,6 +43,8 @@ private struct EntityStructure: Encodable {
     }
 
     let name: String
+    /// `nil` (left out) for an entity with no superentity, so flat schemas keep their fingerprints.
+    let superentity: String?
     let attributes: [Attribute]
     let relationships: [Relationship]
     let unique: [[String]]
@@ -50,6 +52,7 @@ private struct EntityStructure: Encodable {
 
     init(_ entity: Schema.Entity) {
         name = entity.name
+        superentity = entity.superentityName
         attributes = entity.attributesInOrder.map { attribute in
             let storage = attribute.storageType.map { storage in
                 storage == .codable ? "codable(\(attribute.valueTypeName))" : storage.rawValue
