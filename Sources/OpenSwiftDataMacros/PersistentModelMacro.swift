@@ -96,9 +96,14 @@ extension PersistentModelMacro: MemberMacro {
                 : "self.\(property.identifier.text) = backingData.getValue(forKey: \(keyPath))\n"
         }.joined()
         let required = access.isFinal ? "" : "required "
+        let superclass = classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+        let keyPaths = isSubclass || !access.isFinal
+            ? keyPathMembers(className: className, access: access, superclass: isSubclass ? superclass : nil, properties: properties)
+            : []
         if isSubclass {
             return subclassMembers(
                 className: className, access: access, schemaMetadata: schemaMetadata, initializePeers: initializePeers)
+                + keyPaths
         }
 
         // Every property read and write reaches both the backing data and the observation
@@ -108,7 +113,7 @@ extension PersistentModelMacro: MemberMacro {
         // (`ModelObservationRegistrar`), so it is a `var`; its accessors are nonisolated, as
         // SwiftData's are, and only ever reach it for the length of one call into Observation,
         // which `nonisolated(unsafe)` allows in a main-actor-isolated class.
-        return [
+        return keyPaths + [
             """
             @Transient
             @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()
@@ -145,6 +150,31 @@ extension PersistentModelMacro: MemberMacro {
             """,
             """
             struct _SwiftDataNoType {
+            }
+            """,
+        ]
+    }
+
+    /// The key paths of a class that may be subclassed, as a subclass's predicates and sorts
+    /// write them (`\BusinessTrip.name` for a property `Trip` declares, a key path unequal to
+    /// `\Trip.name`): `_$keyPaths(rootedAt:)` gives the class's persisted properties, its
+    /// superclass's first, rooted at any subclass, and `_$inheritedKeyPaths` those a class
+    /// inherits, rooted at itself.
+    static func keyPathMembers(
+        className: String, access: ModelAccess, superclass: String?, properties: [PersistedProperty]
+    ) -> [DeclSyntax] {
+        let own = properties.map { "\\_S.\($0.identifier.text)" }.joined(separator: ", ")
+        let inherited = superclass.map { "\($0)._$keyPaths(rootedAt: root) + " } ?? ""
+        let inheritedHere = superclass.map { "\($0)._$keyPaths(rootedAt: self)" } ?? "[]"
+        return [
+            """
+            \(raw: access.modifier)static func _$keyPaths<_S: \(raw: className)>(rootedAt root: _S.Type) -> [AnyKeyPath] {
+                \(raw: inherited)[\(raw: own)]
+            }
+            """,
+            """
+            \(raw: access.overridable)\(raw: superclass == nil ? "" : "override ")class var _$inheritedKeyPaths: [AnyKeyPath] {
+                \(raw: inheritedHere)
             }
             """,
         ]

@@ -9,6 +9,15 @@ struct FetchPlan {
     /// The other entities the condition and the order read through relationships.
     let relatedEntities: Set<String>
 
+    /// For a class of a hierarchy other than its root, that the row is of it or a subclass of
+    /// it (the root's table holds the rows of every class).
+    static func classCondition(_ table: TableLayout) -> SQLFragment? {
+        guard let names = table.hierarchyEntities, table.entity.superentity != nil else { return nil }
+        return SQLFragment(
+            sql: "\(table.tableName).\(TableLayout.entityColumn.quotedDatabaseIdentifier) IN (\(TableLayout.placeholders(names.count)))",
+            arguments: names.map(\.databaseValue))
+    }
+
     /// The rows the plan reads, `limit` from `offset` on.
     func selection(limit: Int? = nil, offset: Int? = nil) -> RowSelection {
         RowSelection(table, where: condition, orderBy: orderBy, limit: limit, offset: offset)
@@ -41,7 +50,8 @@ struct FetchPlan {
         // for a fetch that sees unsaved changes, as models deleted one by one are.
         let pendingDeletes = descriptor.includePendingChanges
             ? context.batchDeletes.filter { $0.table.entity.name == table.entity.name } : []
-        condition = SQLFragment.allOf([predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
+        condition = SQLFragment.allOf(
+            [Self.classCondition(table), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
     }

@@ -38,7 +38,7 @@ extension ModelContext {
             }
             return
         }
-        if let held = registered[query.table.entity.name], !held.isEmpty {
+        if let held = registered[query.table.registryKey], !held.isEmpty {
             let matching = try query.store.fetchRowIDs(query.matchingRows)
             for rowID in matching {
                 if let model = held[rowID]?.model { delete(model) }
@@ -66,7 +66,7 @@ extension ModelContext {
         guard isolatedEntity(batch) else { return .applyingDeleteRules }
         // The keys are needed only to let go of models this context holds for those rows; a
         // batch with delete rules runs only while the context holds none.
-        return .oneStatement(reportingKeys: !(registered[batch.table.entity.name]?.isEmpty ?? true))
+        return .oneStatement(reportingKeys: !(registered[batch.table.registryKey]?.isEmpty ?? true))
     }
 
     /// Whether the rows a query matches can be deleted by SQL at the next save: see

@@ -150,7 +150,7 @@ extension ModelContext {
             let batch = Array(rowIDs[start..<min(start + batchSize, rowIDs.count)])
             start += batch.count
             // Objects the caller held before are left alone; only the batch's new ones go.
-            let loaded = batch.filter { registered[query.table.entity.name]?[$0] == nil }
+            let loaded = batch.filter { registered[query.table.registryKey]?[$0] == nil }
             for model in try models(T.self, rowIDs: batch, query) {
                 try block(model)
             }
@@ -214,7 +214,8 @@ extension ModelContext {
     private func registeredState(for id: PersistentIdentifier) -> ModelState? {
         if let rowID = id.rowID {
             // Row keys are per store: another store's identifier names a different model.
-            guard let state = registered[id.entityName]?[rowID], state.storeIdentifier == id.storeIdentifier else { return nil }
+            let registry = container.table(forEntity: id.entityName)?.table.registryKey ?? id.entityName
+            guard let state = registered[registry]?[rowID], state.storeIdentifier == id.storeIdentifier else { return nil }
             return state
         }
         guard let key = id.temporaryKey else { return nil }

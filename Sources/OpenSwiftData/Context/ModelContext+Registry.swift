@@ -118,7 +118,7 @@ extension ModelContext {
         _ rowID: Int64, _ values: ModelValues, _ query: FetchPlan, registeredIn byRowID: inout RowRegistry,
         reusing spares: inout SpareModels
     ) -> any PersistentModel {
-        let layout = query.table.layout
+        let layout = query.store.rowTable(query.table, values: values).layout
         // A registered model of another class (one inserted from another container's schema
         // version) does not stand for this row: a model of the table's class replaces it.
         if let state = byRowID[rowID], state.layout === layout, let model = state.model {
@@ -159,7 +159,7 @@ extension ModelContext {
     /// a later row. `models` must be the only array holding them: pass it with `consume`.
     func forgetUnchanged<T: PersistentModel>(_ models: consuming [T], keepingSparesIn spares: inout SpareModels) {
         guard let first = models.first else { return }
-        withRegistry(of: Self.state(of: first).layout.entityName) { byRowID in
+        withRegistry(of: Self.state(of: first).layout.registryName) { byRowID in
             for index in models.indices {
                 let state = Self.state(of: models[index])
                 guard let rowID = state.rowID, byRowID[rowID] === state,

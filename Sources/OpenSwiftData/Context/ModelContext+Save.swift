@@ -51,7 +51,7 @@ extension ModelContext {
             inserted.removeAll { !$0.isInserted }
             for state in changes.deleted {
                 deletedIDs.append(state.modelID)
-                registered[state.layout.entityName]?[state.rowID ?? -1] = nil
+                registered[state.layout.registryName]?[state.rowID ?? -1] = nil
                 forget(deleted: state)
             }
             batchDeletes.removeAll { $0.store === store }
@@ -142,7 +142,7 @@ extension ModelContext {
             // and grown once to hold the whole run.
             let layout = states[start].layout
             let end = states[start...].firstIndex { $0.layout !== layout } ?? states.endIndex
-            withRegistry(of: layout.entityName) { byRowID in
+            withRegistry(of: layout.registryName) { byRowID in
                 byRowID.reserveCapacity(byRowID.count + (end - start))
                 for index in start..<end {
                     let state = states[index], rowID = rowIDs[index]

@@ -124,7 +124,7 @@ public class ModelContext: Equatable {
             state.isInserted = true
             inserted.append(state)
         } else {
-            registered[state.layout.entityName, default: RowRegistry()][state.rowID!] = state
+            registered[state.layout.registryName, default: RowRegistry()][state.rowID!] = state
         }
         scheduleAutosave()
     }

@@ -70,6 +70,10 @@ final class ModelLayout: @unchecked Sendable {
     /// another `@Model` class), which loaded rows are created as.
     let loadedStateType: any LoadableModelState.Type
     let entityName: String
+    /// The entity name of the hierarchy's root class, which a context registers the models of
+    /// every class of the hierarchy under (one table holds their rows); the entity's own name
+    /// for a class that subclasses no `@Model` class.
+    let registryName: String
     let properties: [Property]
     /// The indices of the relationship properties; saving visits only these.
     let relationshipIndices: [Int]
@@ -87,6 +91,7 @@ final class ModelLayout: @unchecked Sendable {
         entityName = Schema.entityName(for: modelType)
         let superclass = _getSuperclass(modelType as AnyClass) as? any PersistentModel.Type
         superclassLayout = superclass.map { ModelLayout.of($0) }
+        registryName = superclassLayout?.registryName ?? entityName
         // A subclass's `schemaMetadata` lists the properties it declares.
         var properties = superclassLayout?.properties ?? []
         var constraints = superclassLayout?.constraints ?? []
@@ -102,8 +107,10 @@ final class ModelLayout: @unchecked Sendable {
         constantIndices = properties.indices.filter { properties[$0].isConstant }
         valueSlots = ValueSlots(properties)
         self.constraints = constraints
+        // A subclass's predicates name inherited properties by key paths rooted at it.
+        let inheritedKeyPaths = superclassLayout == nil ? [] : modelType._$inheritedKeyPaths
         indexByKeyPath = Dictionary(
-            properties.enumerated().map { ($0.element.keyPath, $0.offset) },
+            properties.enumerated().map { ($0.element.keyPath, $0.offset) } + inheritedKeyPaths.enumerated().map { ($1, $0) },
             uniquingKeysWith: { first, _ in first })
         keyPathsSeen = KeyPathIndexCache(capacity: 4 * properties.count + 8)
     }

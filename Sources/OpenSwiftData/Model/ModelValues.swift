@@ -19,6 +19,9 @@ struct ModelValues {
     /// Whether there is no room for values yet.
     var isEmpty: Bool { storage == nil }
 
+    /// The slots the values were made for; `nil` before room is made.
+    var valueSlots: ValueSlots? { storage?.header.layout }
+
     var indices: Range<Int> { 0..<(storage?.slots.count ?? 0) }
 
     /// Whether the slot at `index` holds a value.

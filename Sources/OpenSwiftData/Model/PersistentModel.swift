@@ -38,9 +38,18 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// class every class of its hierarchy descends from. A subclass's backing data and
     /// `init(backingData:)` are typed with it.
     associatedtype Root: PersistentModel = Self
+
+    /// The key paths of the persisted properties the class inherits from `@Model`
+    /// superclasses, rooted at the class itself, in the order of its superclasses' metadata;
+    /// `@Model` generates it for classes that can have subclasses. (`\Sub.name` is not equal to
+    /// `\Base.name`, and predicates on a subclass write the first.)
+    static var _$inheritedKeyPaths: [AnyKeyPath] { get }
 }
 
 extension PersistentModel {
+    /// None: the class subclasses no `@Model` class.
+    public static var _$inheritedKeyPaths: [AnyKeyPath] { [] }
+
     /// New, empty backing data for a model that is being created by its own initializer; for
     /// a model a context is loading, the loaded values.
     ///

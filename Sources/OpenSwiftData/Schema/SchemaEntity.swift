@@ -224,6 +224,28 @@ extension Schema.Entity {
         return entity
     }
 
+    /// The entity that declares `property`, one of this entity's: itself, or the superentity
+    /// it inherits the property from.
+    func declaring(_ property: any SchemaProperty) -> Schema.Entity {
+        let object = property as AnyObject
+        var entity = self
+        while !entity.storedProperties.contains(where: { ($0 as AnyObject) === object }), let superentity = entity.superentity {
+            entity = superentity
+        }
+        return entity
+    }
+
+    /// How many superentities are above the entity.
+    var depth: Int {
+        var depth = 0
+        var entity = self
+        while let superentity = entity.superentity, depth < 64 {
+            entity = superentity
+            depth += 1
+        }
+        return depth
+    }
+
     /// The entity and every entity below it in its hierarchy.
     var selfAndDescendants: [Schema.Entity] {
         [self] + subentities.sorted { $0.name < $1.name }.flatMap(\.selfAndDescendants)

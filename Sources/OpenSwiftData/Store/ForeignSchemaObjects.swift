@@ -118,7 +118,8 @@ struct ForeignSchemaObjects: Sendable {
         var tables: Set<String> = [StoreMetadata.tableName, MigrationHistory.tableName]
         var indices: Set<String> = []
         for entity in schema.entities {
-            tables.insert(entity.name)
+            // A hierarchy's rows are in its root's table.
+            tables.insert(entity.rootEntity.name)
             indices.formUnion(TableLayout.indexNames(of: entity))
             for attribute in entity.attributesInOrder where attribute.options.contains(.externalStorage) {
                 tables.insert(TableLayout.unquotedExternalTableName(entity: entity.name, attribute: attribute.name))

@@ -161,7 +161,7 @@ extension SQLiteStore {
             }
             try StoreMetadata.createTable(in: db)
             try metadata.write(to: db)
-            for table in tables.values.sorted(by: { $0.entity.name < $1.entity.name }) {
+            for table in tables.values.sorted(by: TableLayout.creationOrder) {
                 for sql in table.creationSQL { try db.execute(sql: sql) }
             }
             return metadata.storeIdentifier

@@ -65,7 +65,17 @@ extension SQLiteStore {
     }
 
     /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
-    func modelValues(_ table: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ModelValues {
+    /// A row of a hierarchy's table is read as the class it names, whichever class the query
+    /// is of; its values say which (``rowTable(_:values:)``).
+    func modelValues(_ queried: TableLayout, _ row: RawStatement, rowID: Int64) throws -> ModelValues {
+        var table = queried
+        if queried.hierarchyEntities != nil, let name = row.text(at: 1), name != queried.entity.name {
+            guard let rowTable = tables[name] else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "row \(rowID) of \(queried.tableName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
+            }
+            table = rowTable
+        }
         var values = try table.rowDecoder.values(of: row)
         for column in table.externalColumns {
             values[column.propertyIndex] = ExternalValueFault { [self] in
@@ -73,6 +83,15 @@ extension SQLiteStore {
             }
         }
         return values
+    }
+
+    /// The table layout of the class a row's `values` were read as: `queried`, or, in a
+    /// hierarchy's table, one of its descendants'.
+    func rowTable(_ queried: TableLayout, values: ModelValues) -> TableLayout {
+        guard let names = queried.hierarchyEntities, names.count > 1, let slots = values.valueSlots,
+              slots !== queried.layout.valueSlots
+        else { return queried }
+        return names.lazy.compactMap { self.tables[$0] }.first { $0.layout.valueSlots === slots } ?? queried
     }
 
     /// The value of an `.externalStorage` attribute of one row.

@@ -28,16 +28,19 @@ struct StoredRelationship {
             storage = .foreignKey(column: relationship.name)
         } else if let inverse, inverse.isToOne {
             storage = .inverseForeignKey(column: inverse.name)
-        } else if let inverse {
-            let mine = "\(entity.name)_\(relationship.name)"
-            let theirs = "\(relationship.destination)_\(inverse.name)"
+        } else if let inverse, let destination {
+            // Named after the entities that declare the two sides: a subentity inherits its
+            // superentity's join tables.
+            let mine = "\(entity.declaring(relationship).name)_\(relationship.name)"
+            let theirs = "\(destination.declaring(inverse).name)_\(inverse.name)"
             if mine <= theirs {
                 storage = .joinTable(table: "_osd_join_\(mine)", ownColumn: "source", otherColumn: "target")
             } else {
                 storage = .joinTable(table: "_osd_join_\(theirs)", ownColumn: "target", otherColumn: "source")
             }
         } else {
-            storage = .joinTable(table: "_osd_join_\(entity.name)_\(relationship.name)", ownColumn: "source", otherColumn: "target")
+            storage = .joinTable(
+                table: "_osd_join_\(entity.declaring(relationship).name)_\(relationship.name)", ownColumn: "source", otherColumn: "target")
         }
     }
 

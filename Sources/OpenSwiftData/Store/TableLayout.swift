@@ -52,10 +52,19 @@ final class TableLayout: @unchecked Sendable {
     /// The to-one relationships, whose key columns follow the attribute columns.
     let foreignKeys: [StoredRelationship]
 
-    /// What a context registers the table's models under: the entity's name, or, for a layout
-    /// reading the rows as another class of the entity (``readingRows(of:as:schema:)``), a key
-    /// of its own, so that each class has one object per row.
+    /// What a context registers the table's models under: the entity's name (its hierarchy
+    /// root's, for a class hierarchy, whose rows share one table), or, for a layout reading the
+    /// rows as another class of the entity (``readingRows(of:as:schema:)``), a key of its own,
+    /// so that each class has one object per row.
     let registryKey: String
+
+    /// For an entity of a class hierarchy, the entities whose rows a fetch of it reads (itself
+    /// and its descendants); `nil` for an entity outside any hierarchy. A hierarchy is stored
+    /// in its root entity's table: every column of every class, and ``entityColumn`` naming the
+    /// class of each row.
+    let hierarchyEntities: [String]?
+    /// The column holding the entity name of each row of a hierarchy's table.
+    static let entityColumn = "_entity"
 
     /// - Parameters:
     ///   - storedName: the table's name when it is not the entity's: a migration reads the old
@@ -64,7 +73,10 @@ final class TableLayout: @unchecked Sendable {
     init(entity: Schema.Entity, layout: ModelLayout, schema: Schema, storedName: String? = nil, registryKey: String? = nil) {
         self.entity = entity
         self.layout = layout
-        self.registryKey = registryKey ?? entity.name
+        let root = entity.rootEntity
+        let hierarchy = root.subentities.isEmpty ? nil : root.selfAndDescendants
+        hierarchyEntities = hierarchy == nil ? nil : entity.selfAndDescendants.map(\.name)
+        self.registryKey = registryKey ?? root.name
         var columns: [Column] = []
         var externalColumns: [Column] = []
         for attribute in entity.attributesInOrder {
@@ -87,14 +99,26 @@ final class TableLayout: @unchecked Sendable {
         }
         foreignKeys = relationships.filter(\.isToOne)
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        tableName = (storedName ?? entity.name).quotedDatabaseIdentifier
+        tableName = (storedName ?? root.name).quotedDatabaseIdentifier
         let table = tableName
-        selectedColumns = [Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name)
+        if let hierarchy {
+            // Every class of a hierarchy selects the table's columns alike, so one query reads
+            // rows of any of them, each decoded by its class's decoder.
+            let shared = Self.hierarchyColumns(hierarchy)
+            selectedColumns = [Self.primaryKeyColumn, Self.entityColumn] + shared.attributes.map(\.name) + shared.foreignKeys
+        } else {
+            selectedColumns = [Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name)
+        }
         selectList = selectedColumns.map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
-        let names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
+        var names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
+        var values = Array(repeating: "?", count: names.count)
+        if hierarchy != nil {
+            names.append(Self.entityColumn.quotedDatabaseIdentifier)
+            values.append("'\(entity.name.replacingOccurrences(of: "'", with: "''"))'")
+        }
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
-            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(Self.placeholders(names.count)))"
+            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
         upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
         rowDecoder = RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns,
@@ -133,9 +157,59 @@ final class TableLayout: @unchecked Sendable {
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     let rowDecoder: RowDecoder
 
+    /// The attribute columns and to-one keys of a hierarchy's table, in order: the root's, then
+    /// each descendant's own (a name two classes declare is one column).
+    static func hierarchyColumns(_ hierarchy: [Schema.Entity]) -> (attributes: [Schema.Attribute], foreignKeys: [String]) {
+        var attributes: [Schema.Attribute] = []
+        var foreignKeys: [String] = []
+        for member in hierarchy {
+            let declared = member.superentity == nil ? member.attributesInOrder : member.declaredAttributes
+            for attribute in declared where !attribute.options.contains(.externalStorage) && !attributes.contains(where: { $0.name == attribute.name }) {
+                attributes.append(attribute)
+            }
+            let relationships = member.superentity == nil ? member.relationshipsInOrder : member.declaredRelationships
+            for relationship in relationships where relationship.isToOne && !foreignKeys.contains(relationship.name) {
+                foreignKeys.append(relationship.name)
+            }
+        }
+        return (attributes, foreignKeys)
+    }
+
     /// `CREATE TABLE` and `CREATE INDEX` statements of the table, its join and side tables, for a
-    /// new store and for a migration (everything but the table itself is `IF NOT EXISTS`).
+    /// new store and for a migration (everything but the table itself is `IF NOT EXISTS`). A
+    /// subentity's table is its root's: its statements are its indices and join tables, run
+    /// after the root's (``creationOrder``).
     var creationSQL: [String] {
+        if entity.superentity != nil { return Array(creationSQLAfterTable) }
+        if hierarchyEntities != nil {
+            let (attributes, foreignKeys) = Self.hierarchyColumns(entity.rootEntity.selfAndDescendants)
+            let own = Set(entity.attributesInOrder.map(\.name))
+            var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            definitions.append("\(Self.entityColumn.quotedDatabaseIdentifier) TEXT NOT NULL")
+            for attribute in attributes {
+                // A subclass's column holds NULL in the rows of the other classes.
+                let required = own.contains(attribute.name) && !attribute.isOptional
+                definitions.append(
+                    "\(attribute.name.quotedDatabaseIdentifier) \((attribute.storageType ?? .string).sqlType)\(required ? " NOT NULL" : "")")
+            }
+            definitions += foreignKeys.map { "\($0.quotedDatabaseIdentifier) INTEGER" }
+            return ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"] + creationSQLAfterTable
+        }
+        return flatCreationSQL
+    }
+
+    /// The order tables are created in: a hierarchy's root before its subentities.
+    static func creationOrder(_ lhs: TableLayout, _ rhs: TableLayout) -> Bool {
+        let (left, right) = (lhs.entity.depth, rhs.entity.depth)
+        return left != right ? left < right : lhs.entity.name < rhs.entity.name
+    }
+
+    /// The statements of ``creationSQL`` after the table's own: indices, join and side tables.
+    private var creationSQLAfterTable: [String] {
+        Array(flatCreationSQL.dropFirst())
+    }
+
+    private var flatCreationSQL: [String] {
         // AUTOINCREMENT: a deleted row's key is never given to a later row, so an identifier
         // held elsewhere (another actor, another process, UserDefaults) can never name a
         // different model; without it SQLite reuses the largest key once that row is deleted.
@@ -165,7 +239,9 @@ final class TableLayout: @unchecked Sendable {
     var indices: [(name: String, sql: String)] {
         var indices = entity.uniquenessConstraints.map { indexDefinition(columns: $0, unique: true) }
         indices += entity.indices.map { indexDefinition(columns: $0, unique: false) }
-        for foreignKey in foreignKeys {
+        // A subentity's inherited keys are indexed under its superentity's name.
+        let declared = Set(entity.declaredRelationships.map(\.name))
+        for foreignKey in foreignKeys where entity.superentity == nil || declared.contains(foreignKey.name) {
             let name = Self.foreignKeyIndexName(entity: entity.name, relationship: foreignKey.name)
             indices.append((name, "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))"))
         }
@@ -176,7 +252,7 @@ final class TableLayout: @unchecked Sendable {
     static func indexNames(of entity: Schema.Entity) -> [String] {
         entity.uniquenessConstraints.map { indexName(entity: entity.name, columns: $0, unique: true) }
             + entity.indices.map { indexName(entity: entity.name, columns: $0, unique: false) }
-            + entity.relationshipsInOrder.filter(\.isToOne).map { foreignKeyIndexName(entity: entity.name, relationship: $0.name) }
+            + entity.declaredRelationships.filter(\.isToOne).map { foreignKeyIndexName(entity: entity.name, relationship: $0.name) }
     }
 
     private static func indexName(entity: String, columns: [String], unique: Bool) -> String {

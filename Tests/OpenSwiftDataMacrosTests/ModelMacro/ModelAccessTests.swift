@@ -146,6 +146,14 @@ struct ModelAccessTests {
                 @_PersistedProperty
                 public var text: String
 
+                public static func _$keyPaths<_S: Note>(rootedAt root: _S.Type) -> [AnyKeyPath] {
+                    [\_S.text]
+                }
+
+                open class var _$inheritedKeyPaths: [AnyKeyPath] {
+                    []
+                }
+
                 @Transient
                 @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 
@@ -209,6 +217,14 @@ struct ModelAccessTests {
             class Animal {
                 @_PersistedProperty
                 var name: String
+
+                static func _$keyPaths<_S: Animal>(rootedAt root: _S.Type) -> [AnyKeyPath] {
+                    [\_S.name]
+                }
+
+                class var _$inheritedKeyPaths: [AnyKeyPath] {
+                    []
+                }
 
                 @Transient
                 @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Animal> = Animal.createBackingData()

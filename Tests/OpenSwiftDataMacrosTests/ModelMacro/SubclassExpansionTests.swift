@@ -81,6 +81,14 @@ struct SubclassExpansionTests {
 
                 struct _SwiftDataNoType {
                 }
+
+                static func _$keyPaths<_S: BusinessTrip>(rootedAt root: _S.Type) -> [AnyKeyPath] {
+                    Trip._$keyPaths(rootedAt: root) + [\_S.perDiem, \_S.client]
+                }
+
+                override class var _$inheritedKeyPaths: [AnyKeyPath] {
+                    Trip._$keyPaths(rootedAt: self)
+                }
             }
             """#
         }

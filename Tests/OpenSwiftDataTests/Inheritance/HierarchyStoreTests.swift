@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import OpenSwiftData
+
+/// A hierarchy in a store: one table for the whole hierarchy, fetches of a class returning its
+/// instances and its subclasses', each as its own class.
+@Suite struct HierarchyStoreTests {
+    /// Writes one journey of each class, with expenses, and closes the store.
+    func writeJourneys(_ url: URL) throws {
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let plain = Journey(name: "Visit", destination: "Lyon")
+        let business = BusinessJourney(name: "Pitch", destination: "Berlin", perDiem: 120)
+        business.client = "ACME"
+        let conference = ConferenceJourney(name: "WWDC", destination: "Cupertino", talk: "291")
+        conference.days = 5
+        let leisure = LeisureJourney(name: "Beach", destination: "Nice", reason: .vacation)
+        for journey in [plain, business, conference, leisure] as [Journey] { context.insert(journey) }
+        let taxi = JourneyExpense(label: "taxi", amount: 42)
+        let hotel = JourneyExpense(label: "hotel", amount: 300)
+        context.insert(taxi)
+        context.insert(hotel)
+        taxi.journey = business
+        hotel.journey = conference
+        try context.save()
+    }
+
+    @Test func aFetchOfTheParentReturnsEveryClassWithItsValues() throws {
+        let url = temporaryStoreURL("journeys")
+        try writeJourneys(url)
+        #expect(try rawColumns(url, table: "Journey").contains("_entity"))
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let journeys = try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)]))
+        #expect(journeys.map(\.name) == ["Beach", "Pitch", "Visit", "WWDC"])
+        #expect(journeys.map { String(describing: type(of: $0)) } == ["LeisureJourney", "BusinessJourney", "Journey", "ConferenceJourney"])
+        let business = try #require(journeys[1] as? BusinessJourney)
+        #expect(business.perDiem == 120 && business.client == "ACME" && business.destination == "Berlin")
+        let conference = try #require(journeys[3] as? ConferenceJourney)
+        #expect(conference.talk == "291" && conference.perDiem == 80 && conference.days == 5)
+        #expect((journeys[0] as? LeisureJourney)?.reason == .vacation)
+        #expect(try context.fetchCount(FetchDescriptor<Journey>()) == 4)
+    }
+
+    @Test func aFetchOfASubclassReturnsItAndItsSubclasses() throws {
+        let url = temporaryStoreURL("journeys")
+        try writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let business = try context.fetch(FetchDescriptor<BusinessJourney>(sortBy: [SortDescriptor(\.perDiem)]))
+        #expect(business.map(\.name) == ["WWDC", "Pitch"])
+        #expect(try context.fetchCount(FetchDescriptor<BusinessJourney>()) == 2)
+        #expect(try context.fetchCount(FetchDescriptor<ConferenceJourney>()) == 1)
+        #expect(try context.fetch(FetchDescriptor<LeisureJourney>()).map(\.destination) == ["Nice"])
+        let long = try context.fetch(FetchDescriptor<BusinessJourney>(predicate: #Predicate { $0.days > 2 }))
+        #expect(long.map(\.name) == ["WWDC"])
+        let byDestination = try context.fetch(FetchDescriptor<Journey>(predicate: #Predicate { $0.destination.starts(with: "N") }))
+        #expect(byDestination.map(\.name) == ["Beach"])
+        // The same object for a row, whichever class it was fetched as.
+        let all = try context.fetch(FetchDescriptor<Journey>())
+        #expect(all.contains { $0 === business[0] })
+    }
+
+    @Test func aRelationshipToTheParentHoldsSubclassInstances() throws {
+        let url = temporaryStoreURL("journeys")
+        try writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let expenses = try context.fetch(FetchDescriptor<JourneyExpense>(sortBy: [SortDescriptor(\.label)]))
+        #expect(expenses.map(\.label) == ["hotel", "taxi"])
+        #expect((expenses[0].journey as? ConferenceJourney)?.talk == "291")
+        #expect((expenses[1].journey as? BusinessJourney)?.client == "ACME")
+        let conference = try #require(try context.fetch(FetchDescriptor<ConferenceJourney>()).first)
+        #expect(conference.expenses.map(\.label) == ["hotel"])
+    }
+
+    @Test func changesAndDeletesOfSubclassInstancesAreSaved() throws {
+        let url = temporaryStoreURL("journeys")
+        try writeJourneys(url)
+        do {
+            let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+            let business = try #require(try context.fetch(FetchDescriptor<BusinessJourney>(predicate: #Predicate { $0.name == "Pitch" })).first)
+            business.perDiem = 150
+            business.name = "Pitch 2"
+            let leisure = try #require(try context.fetch(FetchDescriptor<LeisureJourney>()).first)
+            context.delete(leisure)
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let journeys = try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)]))
+        #expect(journeys.map(\.name) == ["Pitch 2", "Visit", "WWDC"])
+        #expect((journeys[0] as? BusinessJourney)?.perDiem == 150)
+    }
+}
