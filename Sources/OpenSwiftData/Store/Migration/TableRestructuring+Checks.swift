@@ -8,9 +8,9 @@ extension TableRestructuring {
     /// for every step of a migration before any code of the plan runs.
     func structuralProblems() -> [String] {
         let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var problems: [String] = []
-        for entity in new.entities {
-            guard let layout = new.layouts[entity.name], let previous = oldByName[entity.name] else { continue }
+        var problems = hierarchyProblems()
+        for entity in new.entities where !Self.isInHierarchy(entity) {
+            guard let layout = new.layouts[entity.name], let previous = oldByName[entity.name], !Self.isInHierarchy(previous) else { continue }
             let table = TableLayout(entity: entity, layout: layout, schema: new)
             problems += typeChanges(migrating: previous, to: table)
             problems += relationshipProblems(migrating: previous, to: table, oldByName: oldByName)

@@ -58,10 +58,18 @@ struct TableRestructuring {
     mutating func run(in db: Database) throws {
         let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var plans: [(TableLayout, Schema.Entity?)] = []
-        var blocking: [String] = []
+        var hierarchyTables: [(TableLayout, Schema.Entity?)] = []
+        var blocking = hierarchyProblems()
+        let removedSubentities = try removedSubentityRows(db)
+        blocking += removedSubentities.blocking
         for entity in new.entities {
             guard let layout = new.layouts[entity.name] else { continue }
             let table = TableLayout(entity: entity, layout: layout, schema: new)
+            // A hierarchy's table is its root's, changed by adding to it (TableRestructuring+Hierarchy).
+            if Self.isInHierarchy(entity) || oldByName[entity.name].map(Self.isInHierarchy) == true {
+                hierarchyTables.append((table, oldByName[entity.name]))
+                continue
+            }
             plans.append((table, oldByName[entity.name]))
             if let previous = oldByName[entity.name] {
                 for column in table.columns where fillValue(of: entity.attributesByName[column.name], in: previous, codec: column.codec) == Self.unfilledMarker {
@@ -74,7 +82,7 @@ struct TableRestructuring {
         }
         let newNames = Set(new.entities.map(\.name))
         if !dropsRemovedEntities {
-            for entity in old where !newNames.contains(entity.name) {
+            for entity in old where !newNames.contains(entity.name) && entity.superentity == nil {
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
                 if rows > 0 {
                     blocking.append(
@@ -83,7 +91,8 @@ struct TableRestructuring {
             }
         }
         guard blocking.isEmpty else { throw refusal(blocking) }
-        for entity in old where !newNames.contains(entity.name) {
+        for sql in removedSubentities.deletions { try execute(sql, db) }
+        for entity in old where !newNames.contains(entity.name) && entity.superentity == nil {
             try execute("DROP TABLE IF EXISTS \(entity.name.quotedDatabaseIdentifier)", db)
         }
         for (table, previous) in plans {
@@ -98,7 +107,11 @@ struct TableRestructuring {
                 for sql in table.creationSQL { try execute(sql, db) }
             }
         }
-        try moveJoinTables(plans.map(\.0), oldByName: oldByName, db)
+        for (root, previous) in hierarchyTables where root.entity.superentity == nil {
+            let subentities = hierarchyTables.map(\.0).filter { $0.entity.superentity != nil && $0.entity.rootEntity === root.entity }
+            try restructureHierarchy(root: root, previous: previous, subentities: subentities, db)
+        }
+        try moveJoinTables(plans.map(\.0) + hierarchyTables.map(\.0), oldByName: oldByName, db)
     }
 
     /// Carries the rows of renamed many-to-many and one-way to-many relationships into their

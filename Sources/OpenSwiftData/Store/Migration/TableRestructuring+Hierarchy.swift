@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+// The tables of class hierarchies: one per hierarchy, its root's, holding every class's columns
+// and `_entity`. A step changes one in place by adding what it lacks: a flat entity gaining
+// subentities (its rows stay instances of it), a hierarchy gaining subentities or properties.
+// The other changes of a hierarchy's structure are refused before anything is written.
+extension TableRestructuring {
+    /// Whether the entity is stored in a hierarchy's table, in the new schema or the old.
+    static func isInHierarchy(_ entity: Schema.Entity) -> Bool {
+        entity.superentity != nil || !entity.subentities.isEmpty
+    }
+
+    /// The changes of hierarchies between the old entities and the new that this build does not
+    /// carry out, each naming the entity and the way through.
+    func hierarchyProblems() -> [String] {
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var problems: [String] = []
+        for entity in new.entities {
+            let previous = oldByName[entity.name]
+            if entity.superentity == nil, !entity.subentities.isEmpty, let previous {
+                problems += Self.ownChanges(of: entity, from: previous, toName: toName)
+            } else if let superentity = entity.superentity, let previous {
+                if previous.superentityName != superentity.name {
+                    problems.append(
+                        "\(entity.name) becomes a subentity of \(superentity.name) (\(toName)) but its rows are stored \(previous.superentityName.map { "as a subentity of \($0)" } ?? "in a table of their own"); moving rows into another class hierarchy is not supported yet: create the new class's models from the old ones in a custom stage (or a transform), in a version where both entities exist, then remove the old entity")
+                } else {
+                    problems += Self.ownChanges(of: entity, from: previous, toName: toName)
+                }
+            } else if entity.superentity == nil, entity.subentities.isEmpty, let previous, Self.isInHierarchy(previous) {
+                problems.append(
+                    "\(entity.name) no longer has a superentity or subentities (\(toName)), but its rows are stored in a class hierarchy's table; taking an entity out of a hierarchy is not supported yet: re-create its models in a custom stage, in a version where both entities exist")
+            }
+        }
+        return problems
+    }
+
+    /// The changes of an entity of a hierarchy, among its own properties, that are more than
+    /// additions of optional or defaulted attributes and optional relationships.
+    private static func ownChanges(of entity: Schema.Entity, from previous: Schema.Entity, toName: String) -> [String] {
+        var changes: [String] = []
+        for attribute in previous.declaredAttributes {
+            guard let kept = entity.declaredAttributes.first(where: { $0.name == attribute.name }) else {
+                changes.append("\(entity.name).\(attribute.name) is removed or renamed")
+                continue
+            }
+            if kept.storageType != attribute.storageType || kept.isOptional != attribute.isOptional
+                || kept.options.contains(.externalStorage) != attribute.options.contains(.externalStorage) {
+                changes.append("\(entity.name).\(attribute.name) changes its type, optionality or storage")
+            }
+        }
+        for relationship in previous.declaredRelationships {
+            guard let kept = entity.declaredRelationships.first(where: { $0.name == relationship.name }),
+                  kept.isToOne == relationship.isToOne, kept.destination == relationship.destination
+            else {
+                changes.append("\(entity.name).\(relationship.name) is removed, renamed or changed")
+                continue
+            }
+        }
+        for attribute in entity.declaredAttributes where !previous.declaredAttributes.contains(where: { $0.name == attribute.name }) {
+            if attribute.options.contains(.externalStorage) {
+                changes.append("\(entity.name).\(attribute.name) is added with .externalStorage")
+            }
+        }
+        return changes.map {
+            "\($0) (\(toName)), in a class hierarchy's table; a hierarchy's table is only added to by this build (new subentities, new optional or defaulted attributes, new optional relationships): make the change in a custom stage over new properties"
+        }
+    }
+
+    /// Brings the table of the hierarchy whose root is `root` (a new table, or its previous
+    /// table, flat or not) to the new schema's columns, adding what it lacks; existing rows of a
+    /// previously flat table are instances of the root.
+    mutating func restructureHierarchy(root: TableLayout, previous: Schema.Entity?, subentities: [TableLayout], _ db: Database) throws {
+        guard previous != nil, try db.tableExists(root.entity.name) else {
+            for sql in root.creationSQL { try execute(sql, db) }
+            for table in subentities.sorted(by: TableLayout.creationOrder) {
+                for sql in table.creationSQL { try execute(sql, db) }
+            }
+            return
+        }
+        let quotedName = root.entity.name.quotedDatabaseIdentifier
+        let existing = Set(try db.columns(in: root.entity.name).map(\.name))
+        if !existing.contains(TableLayout.entityColumn) {
+            let literal = Self.sqlLiteral(root.entity.name.databaseValue)!
+            try execute(
+                "ALTER TABLE \(quotedName) ADD COLUMN \(TableLayout.entityColumn.quotedDatabaseIdentifier) TEXT NOT NULL DEFAULT \(literal)", db)
+        }
+        let (attributes, foreignKeys) = TableLayout.hierarchyColumns(root.entity.selfAndDescendants)
+        let rootOwn = Set(root.entity.attributesInOrder.map(\.name))
+        for attribute in attributes where !existing.contains(attribute.name) {
+            let type = (attribute.storageType ?? .string).sqlType
+            let column = attribute.name.quotedDatabaseIdentifier
+            // A column of the root's own, non-optional, is filled in the existing rows; a
+            // subentity's holds NULL in the rows of the other classes.
+            if rootOwn.contains(attribute.name), !attribute.isOptional {
+                guard let codec = ValueCodec.forType(attribute.valueType, codable: attribute.isCodable),
+                      let literal = fillValue(of: attribute, codec: codec).flatMap(Self.sqlLiteral)
+                else {
+                    throw refusal([
+                        "\(root.entity.name).\(attribute.name) is added (\(toName)) without a default value, and the rows already stored have none to take; declare a default, or make it optional"
+                    ])
+                }
+                try execute("ALTER TABLE \(quotedName) ADD COLUMN \(column) \(type) NOT NULL DEFAULT \(literal)", db)
+            } else {
+                try execute("ALTER TABLE \(quotedName) ADD COLUMN \(column) \(type)", db)
+            }
+        }
+        for key in foreignKeys where !existing.contains(key) {
+            try execute("ALTER TABLE \(quotedName) ADD COLUMN \(key.quotedDatabaseIdentifier) INTEGER", db)
+        }
+        for table in [root] + subentities.sorted(by: TableLayout.creationOrder) {
+            for sql in table.creationSQL where !sql.hasPrefix("CREATE TABLE \(quotedName)") { try execute(sql, db) }
+        }
+    }
+
+    /// Removes the rows of the old subentities the new schema drops (a plan's step), or says
+    /// how many there are (without a plan, a store holding rows of classes its models lack is
+    /// more likely the wrong store).
+    func removedSubentityRows(_ db: Database) throws -> (blocking: [String], deletions: [String]) {
+        let newNames = Set(new.entities.map(\.name))
+        var blocking: [String] = []
+        var deletions: [String] = []
+        for entity in old where entity.superentity != nil && !newNames.contains(entity.name) {
+            let table = entity.rootEntity.name
+            guard try db.tableExists(table) else { continue }
+            let condition = "\(TableLayout.entityColumn.quotedDatabaseIdentifier) = \(Self.sqlLiteral(entity.name.databaseValue)!)"
+            if dropsRemovedEntities {
+                deletions.append("DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)")
+            } else if let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(condition)"), rows > 0 {
+                blocking.append(
+                    "the entity \(entity.name) holds \(rows) row\(rows == 1 ? "" : "s") but is not among the models the store is opened with; open the store with its models, or declare the versions in a SchemaMigrationPlan to remove the entity on purpose")
+            }
+        }
+        return (blocking, deletions)
+    }
+}
