@@ -53,6 +53,24 @@ struct StoreTableColumns: ColumnResolving {
             })
     }
 
+    func cast(to type: Any.Type) -> RowCast? {
+        guard let model = type as? any PersistentModel.Type else { return nil }
+        // A class the table's class descends from (or the class itself): every row is one.
+        var ancestor: ModelLayout? = table.layout
+        while let layout = ancestor {
+            if ObjectIdentifier(layout.modelType) == ObjectIdentifier(model) { return RowCast(columns: self, condition: nil) }
+            ancestor = layout.superclassLayout
+        }
+        let name = Schema.entityName(for: model)
+        guard let names = table.hierarchyEntities, names.contains(name), let target = tables[name],
+              let classes = target.hierarchyEntities
+        else { return nil }
+        let column = "\(qualifier).\(TableLayout.entityColumn.quotedDatabaseIdentifier)"
+        return RowCast(
+            columns: StoreTableColumns(target, qualifier: qualifier, tables: tables, storeIdentifier: storeIdentifier),
+            condition: SQLFragment(sql: "\(column) IN (\(TableLayout.placeholders(classes.count)))", arguments: classes.map(\.databaseValue)))
+    }
+
     var rowIdentity: RowIdentity? {
         RowIdentity(
             entityName: table.entity.name, storeIdentifier: storeIdentifier, tableName: table.tableName,

@@ -32,9 +32,23 @@ protocol ColumnResolving {
     /// step (`\Book.shelf?.name` is `[\Book.shelf, \Shelf.name]`), or nil when it is not such a
     /// key path. Sort descriptors need it; predicates arrive already split into steps.
     func propertyChain(for keyPath: AnyKeyPath) -> [AnyKeyPath]?
+
+    /// What `$0 is C`, `$0 as? C` and `$0 as! C` read of a model's row: the columns of class
+    /// `C` over the same row, and the condition that the row is of `C` or a subclass of it;
+    /// nil when the rows cannot be of `C`.
+    func cast(to type: Any.Type) -> RowCast?
+}
+
+/// A model's row read as another class of its hierarchy.
+struct RowCast {
+    /// The class's columns, over the same row.
+    let columns: any ColumnResolving
+    /// That the row is of the class or a subclass of it; nil when every row is.
+    let condition: SQLFragment?
 }
 
 extension ColumnResolving {
+    func cast(to type: Any.Type) -> RowCast? { nil }
     func relationship(for keyPath: AnyKeyPath) -> ResolvedRelationship? { nil }
     var rowIdentity: RowIdentity? { nil }
     func propertyChain(for keyPath: AnyKeyPath) -> [AnyKeyPath]? { nil }

@@ -32,9 +32,9 @@ struct ModelReference {
     }
 
     /// The model's columns and relationships, qualified by the name the SQL gives its row.
-    let columns: any ColumnResolving
+    private(set) var columns: any ColumnResolving
     /// `nil` when the rows are not models (translator tests over plain classes).
-    let identity: RowIdentity?
+    private(set) var identity: RowIdentity?
     let access: Access
     /// How the model was reached, for messages: `Book.shelf`.
     var description: String
@@ -57,6 +57,14 @@ struct ModelReference {
         self.description = description
         self.number = number
         lineage = (origin?.lineage ?? []).union([number])
+    }
+
+    /// The same model, read through another class's columns (a cast within its hierarchy).
+    func recast(columns: any ColumnResolving) -> ModelReference {
+        var reference = self
+        reference.columns = columns
+        reference.identity = columns.rowIdentity ?? identity
+        return reference
     }
 
     /// SQL reading `expression`, built from `columns`' qualified names, on the model's row;

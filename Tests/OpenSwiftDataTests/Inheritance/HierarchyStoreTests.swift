@@ -88,3 +88,39 @@ import Testing
         #expect((journeys[0] as? BusinessJourney)?.perDiem == 150)
     }
 }
+
+/// `is`, `as?` and `as!` in predicates, in SQL, agreeing with `Predicate.evaluate`.
+@Suite struct HierarchyPredicateTests {
+    @Test func typeChecksAndCastsAgreeWithSwift() throws {
+        let url = temporaryStoreURL("journeys")
+        try HierarchyStoreTests().writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let journeys = try context.fetch(FetchDescriptor<Journey>())
+        let predicates: [Predicate<Journey>] = [
+            #Predicate { $0 is BusinessJourney },
+            #Predicate { $0 is ConferenceJourney },
+            #Predicate { !($0 is LeisureJourney) },
+            #Predicate { ($0 as? BusinessJourney)?.perDiem ?? 0 > 100 },
+            #Predicate { ($0 as? ConferenceJourney)?.talk == "291" },
+            #Predicate { ($0 as? BusinessJourney)?.client == nil },
+        ]
+        for predicate in predicates {
+            let fetched = try context.fetch(FetchDescriptor(predicate: predicate)).map(\.name).sorted()
+            let expected = try journeys.filter { try predicate.evaluate($0) }.map(\.name).sorted()
+            #expect(fetched == expected, "\(expected)")
+        }
+        let expenses = try context.fetch(FetchDescriptor<JourneyExpense>(predicate: #Predicate { $0.journey is ConferenceJourney }))
+        #expect(expenses.map(\.label) == ["hotel"])
+    }
+
+    @Test func aForceCastOfARowOfAnotherClassFailsTheFetch() throws {
+        let url = temporaryStoreURL("journeys")
+        try HierarchyStoreTests().writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let onlyBusiness = #Predicate<Journey> { $0 is BusinessJourney && ($0 as! BusinessJourney).perDiem > 100 }
+        #expect(try context.fetch(FetchDescriptor(predicate: onlyBusiness)).map(\.name) == ["Pitch"])
+        #expect(throws: (any Error).self) {
+            try context.fetch(FetchDescriptor(predicate: #Predicate<Journey> { ($0 as! BusinessJourney).perDiem > 100 }))
+        }
+    }
+}
