@@ -57,6 +57,8 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "I1", title: "Fetch all trips: ours, a parent class over three subclasses (one table, each row made its own class); ours-flat, the same rows and columns as one flat entity", drivers: ["ours-flat", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "C1", title: "Fetch all 15 889 orders (14 columns), 50 times", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [OrdersSeed.count], full: [OrdersSeed.count], rows: { $0 * OrdersSeed.fetches },
               repetitions: OrdersSeed.fetches),
@@ -133,6 +135,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         return try setup.verifyEveryPathJob()
     case ("C1", _):
         return try setup.ordersJob()
+    case ("I1", _):
+        return try setup.tripHierarchyJob()
     case ("F1", _), ("G6", _):
         return try setup.launchJob()
     default:

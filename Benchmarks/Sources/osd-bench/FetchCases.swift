@@ -146,6 +146,45 @@ extension JobSetup {
         }
     }
 
+    /// I1: a fetch of a parent class whose rows are of three subclasses, beside the same rows
+    /// as one flat entity.
+    func tripHierarchyJob() throws -> Job {
+        if driver == "ours-flat" {
+            let seed = { [url, n] in
+                Stores.remove(url)
+                let context = Stores.context(try Stores.container(FlatTripsV1.self, at: url))
+                for i in 0..<n {
+                    let trip = FlatTripsV1.FlatTrip(name: "trip \(i)", days: i % 14)
+                    switch i % 3 {
+                    case 0: trip.perDiem = Double(i % 200)
+                    case 1: trip.guide = "guide \(i % 50)"
+                    default: trip.language = "lang \(i % 20)"
+                    }
+                    context.insert(trip)
+                }
+                try context.save()
+            }
+            return Job(once: { try seed(); container = try Stores.container(FlatTripsV1.self, at: url) }, body: {
+                try Stores.context(container!).fetch(FetchDescriptor<FlatTripsV1.FlatTrip>()).reduce(0) { $0 &+ $1.days }
+            })
+        }
+        let seed = { [url, n] in
+            Stores.remove(url)
+            let context = Stores.context(try Stores.container(TripHierarchyV1.self, at: url))
+            for i in 0..<n {
+                switch i % 3 {
+                case 0: context.insert(TripHierarchyV1.BusinessTrip(name: "trip \(i)", days: i % 14, perDiem: Double(i % 200)))
+                case 1: context.insert(TripHierarchyV1.GuidedTrip(name: "trip \(i)", days: i % 14, guide: "guide \(i % 50)"))
+                default: context.insert(TripHierarchyV1.AudioTrip(name: "trip \(i)", days: i % 14, language: "lang \(i % 20)"))
+                }
+            }
+            try context.save()
+        }
+        return Job(once: { try seed(); container = try Stores.container(TripHierarchyV1.self, at: url) }, body: {
+            try Stores.context(container!).fetch(FetchDescriptor<TripHierarchyV1.Trip>()).reduce(0) { $0 &+ $1.days }
+        })
+    }
+
     /// C1 fetch all orders, 50 times.
     func ordersJob() throws -> Job {
         switch (id, driver) {

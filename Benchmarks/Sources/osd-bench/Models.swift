@@ -396,3 +396,60 @@ enum PaymentsV1: VersionedSchema {
 }
 
 typealias Payment = PaymentsV1.Payment
+
+/// I1: one table of trips, flat, each row holding the column of its kind and NULL in the others.
+enum FlatTripsV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [FlatTrip.self] }
+
+    @Model final class FlatTrip {
+        var name: String
+        var days: Int
+        var perDiem: Double?
+        var guide: String?
+        var language: String?
+        init(name: String, days: Int) {
+            self.name = name
+            self.days = days
+        }
+    }
+}
+
+/// I1: the same trips as a parent with three subclasses, one of each kind.
+enum TripHierarchyV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Trip.self, BusinessTrip.self, GuidedTrip.self, AudioTrip.self] }
+
+    @Model class Trip {
+        var name: String
+        var days: Int
+        init(name: String, days: Int) {
+            self.name = name
+            self.days = days
+        }
+    }
+
+    @Model class BusinessTrip: Trip {
+        var perDiem: Double
+        init(name: String, days: Int, perDiem: Double) {
+            self.perDiem = perDiem
+            super.init(name: name, days: days)
+        }
+    }
+
+    @Model class GuidedTrip: Trip {
+        var guide: String
+        init(name: String, days: Int, guide: String) {
+            self.guide = guide
+            super.init(name: name, days: days)
+        }
+    }
+
+    @Model class AudioTrip: Trip {
+        var language: String
+        init(name: String, days: Int, language: String) {
+            self.language = language
+            super.init(name: name, days: days)
+        }
+    }
+}
