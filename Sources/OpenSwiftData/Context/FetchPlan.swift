@@ -4,10 +4,10 @@ import Foundation
 struct FetchPlan {
     let store: SQLiteStore
     let table: TableLayout
-    let condition: SQLFragment?
+    private(set) var condition: SQLFragment?
     let orderBy: String?
     /// The other entities the condition and the order read through relationships.
-    let relatedEntities: Set<String>
+    private(set) var relatedEntities: Set<String>
 
     /// For a class of a hierarchy other than its root, that the row is of it or a subclass of
     /// it (the root's table holds the rows of every class).
@@ -16,6 +16,15 @@ struct FetchPlan {
         return SQLFragment(
             sql: "\(table.tableName).\(TableLayout.entityColumn.quotedDatabaseIdentifier) IN (\(TableLayout.placeholders(names.count)))",
             arguments: names.map(\.databaseValue))
+    }
+
+    /// The plan, reading only the rows of its entity's own class, not its subclasses'.
+    func excludingSubclasses() -> FetchPlan {
+        guard let names = table.hierarchyEntities, names.count > 1 else { return self }
+        var plan = self
+        let column = "\(table.tableName).\(TableLayout.entityColumn.quotedDatabaseIdentifier)"
+        plan.condition = SQLFragment.allOf([condition, SQLFragment(sql: "\(column) = ?", arguments: [table.entity.name.databaseValue])])
+        return plan
     }
 
     /// The rows the plan reads, `limit` from `offset` on.

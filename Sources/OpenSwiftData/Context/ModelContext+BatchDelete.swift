@@ -24,16 +24,18 @@ extension ModelContext {
     /// - Parameters:
     ///   - model: The model class whose models to delete.
     ///   - predicate: Which of them to delete; `nil` for every one.
-    ///   - includeSubclasses: Accepted for compatibility with SwiftData; it changes nothing here.
+    ///   - includeSubclasses: Whether models of `T`'s subclasses are deleted too (the default);
+    ///     `false` deletes only models whose class is `T` itself.
     /// - Throws: ``SwiftDataError/unknownSchema`` when `T` is not one of the container's models,
     ///   ``SwiftDataError/unsupportedPredicate`` when the predicate cannot run in SQL, or an error
     ///   of the fetch that loads the models to delete them one by one.
     public func delete<T>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws
     where T: PersistentModel {
         let descriptor = FetchDescriptor<T>(predicate: predicate)
-        let query = try FetchPlan(descriptor, in: self)
+        let fullQuery = try FetchPlan(descriptor, in: self)
+        let query = includeSubclasses ? fullQuery : fullQuery.excludingSubclasses()
         guard canDeleteInStore(query) else {
-            for model in try fetch(descriptor) {
+            for model in try fetch(descriptor) where includeSubclasses || type(of: model) == T.self {
                 delete(model)
             }
             return

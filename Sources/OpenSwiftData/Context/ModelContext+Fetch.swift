@@ -101,7 +101,14 @@ extension ModelContext {
         if unsavedChangesMatter(to: query, descriptor) {
             return try fetchModels(descriptor).map(\.persistentModelID)
         }
-        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))
+        let selection = query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
+        if query.table.hierarchyEntities != nil {
+            // A row of a hierarchy's table is identified as its own class's.
+            return try query.store.fetchRowClasses(selection).map {
+                PersistentIdentifier(storeIdentifier: query.store.identifier, entityName: $0.entity, key: .row($0.rowID))
+            }
+        }
+        let rowIDs = try query.store.fetchRowIDs(selection)
         return rowIDs.map {
             PersistentIdentifier(storeIdentifier: query.store.identifier, entityName: query.table.entity.name, key: .row($0))
         }

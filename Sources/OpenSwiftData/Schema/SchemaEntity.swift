@@ -235,6 +235,12 @@ extension Schema.Entity {
         return entity
     }
 
+    /// The entity's uniqueness constraints and its superentities': a value unique in a
+    /// superentity is unique among the rows of every class below it.
+    var uniquenessConstraintsWithInherited: [[String]] {
+        (superentity?.uniquenessConstraintsWithInherited ?? []) + uniquenessConstraints
+    }
+
     /// How many superentities are above the entity.
     var depth: Int {
         var depth = 0

@@ -141,6 +141,10 @@ struct RowWriter {
                 let everyColumn = Array(table.columns.indices)
                 try updateRow(existing, of: state, table, columnIndices: everyColumn, with: statement(.update(everyColumn), of: table))
             }
+            if let sql = table.setClassSQL {
+                // The row takes the class of the model inserted over it.
+                try db.execute(sql: sql, arguments: [existing])
+            }
             insertedNewRow = false
             rowID = existing
         } else {
@@ -160,7 +164,7 @@ struct RowWriter {
     /// which an insert then updates instead, as SwiftData's upserts do.
     /// A constraint over a relationship whose model is new too matches no stored row.
     private func existingRow(matching state: ModelState, _ table: TableLayout, keys: [DatabaseValue?]) throws -> Int64? {
-        constraints: for constraint in table.entity.uniquenessConstraints {
+        constraints: for constraint in table.entity.uniquenessConstraintsWithInherited {
             var lookup: [DatabaseValue] = []
             for name in constraint {
                 if let index = table.columnIndexByName[name] {

@@ -113,6 +113,17 @@ extension SQLiteStore {
         return rowIDs
     }
 
+    /// The primary keys of the selected rows of a hierarchy's table, with the entity each row
+    /// is of.
+    func fetchRowClasses(_ selection: RowSelection) throws -> [(rowID: Int64, entity: String)] {
+        var rows: [(Int64, String)] = []
+        let columns = [TableLayout.primaryKeyColumn, TableLayout.entityColumn].map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        try forEachSelectedRow(selection, columns: columns) { rowID, row in
+            rows.append((rowID, row.text(at: 1) ?? selection.table.entity.name))
+        }
+        return rows
+    }
+
     /// The number of an entity's matching rows.
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
         let (sql, arguments) = RowSelection(table, where: condition).sql(columns: "COUNT(*)", ordered: false)

@@ -119,7 +119,8 @@ final class TableLayout: @unchecked Sendable {
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
-        upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
+        upsertSQL = Self.upsertSQL(
+            insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName, inHierarchy: hierarchy != nil)
         rowDecoder = RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns,
             readsAnotherClass: registryKey != nil)!
@@ -304,14 +305,23 @@ final class TableLayout: @unchecked Sendable {
         return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
     }
 
+    /// For a class of a hierarchy, the statement giving a row (its key the argument) this
+    /// class: an insert that updates a stored row makes it an instance of the inserted class.
+    var setClassSQL: String? {
+        guard hierarchyEntities != nil else { return nil }
+        return "UPDATE \(tableName) SET \(Self.entityColumn.quotedDatabaseIdentifier) = '\(entity.name.replacingOccurrences(of: "'", with: "''"))' WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
+    }
+
     private static func upsertSQL(
-        insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int]
+        insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int], inHierarchy: Bool
     ) -> String? {
-        guard entity.uniquenessConstraints.count == 1, let constraint = entity.uniquenessConstraints.first,
+        let constraints = entity.uniquenessConstraintsWithInherited
+        guard constraints.count == 1, let constraint = constraints.first,
               constraint.allSatisfy({ name in columnIndexByName[name].map { !columns[$0].isOptional } ?? false })
         else { return nil }
         let target = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let assignments = columns.map(\.name.quotedDatabaseIdentifier).map { "\($0) = excluded.\($0)" }
+        let updated = columns.map(\.name) + (inHierarchy ? [entityColumn] : [])
+        let assignments = updated.map(\.quotedDatabaseIdentifier).map { "\($0) = excluded.\($0)" }
         return insertSQL + " ON CONFLICT (\(target)) DO UPDATE SET \(assignments.joined(separator: ", "))"
     }
 

@@ -124,3 +124,82 @@ import Testing
         }
     }
 }
+
+@Model class Device {
+    @Attribute(.unique) var serial: String
+    var label: String
+    init(serial: String, label: String) {
+        self.serial = serial
+        self.label = label
+    }
+}
+
+@Model class Tablet: Device {
+    var hasStylus: Bool
+    init(serial: String, label: String, hasStylus: Bool) {
+        self.hasStylus = hasStylus
+        super.init(serial: serial, label: label)
+    }
+}
+
+/// Rules across a hierarchy: uniqueness declared on the parent, identifiers, batch deletes.
+@Suite struct HierarchyRuleTests {
+    @Test func aUniqueAttributeOfTheParentIsUniqueAcrossSubclassesAndUpserts() throws {
+        let url = temporaryStoreURL("devices")
+        do {
+            let context = ModelContext(try ModelContainer(for: Device.self, Tablet.self, configurations: ModelConfiguration(url: url)))
+            context.insert(Device(serial: "A1", label: "router"))
+            context.insert(Tablet(serial: "B2", label: "pad", hasStylus: false))
+            try context.save()
+            // The same serial as a tablet: the stored row takes the new values and class.
+            context.insert(Tablet(serial: "A1", label: "router, replaced", hasStylus: true))
+            context.insert(Device(serial: "B2", label: "pad, as a device"))
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(for: Device.self, Tablet.self, configurations: ModelConfiguration(url: url)))
+        let devices = try context.fetch(FetchDescriptor<Device>(sortBy: [SortDescriptor(\.serial)]))
+        #expect(devices.map(\.serial) == ["A1", "B2"])
+        #expect(devices.map(\.label) == ["router, replaced", "pad, as a device"])
+        #expect((devices[0] as? Tablet)?.hasStylus == true)
+        #expect(type(of: devices[1]) == Device.self)
+    }
+
+    @Test func identifiersNameEachRowsOwnClass() throws {
+        let context = ModelContext(try ModelContainer(for: Device.self, Tablet.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Device(serial: "A1", label: "router"))
+        context.insert(Tablet(serial: "B2", label: "pad", hasStylus: false))
+        try context.save()
+        let models = try context.fetch(FetchDescriptor<Device>(sortBy: [SortDescriptor(\.serial)]))
+        let identifiers = try context.fetchIdentifiers(FetchDescriptor<Device>(sortBy: [SortDescriptor(\.serial)]))
+        #expect(identifiers == models.map(\.persistentModelID))
+        #expect(identifiers.map(\.entityName) == ["Device", "Tablet"])
+        let tablet: Tablet? = context.registeredModel(for: identifiers[1])
+        #expect(tablet?.label == "pad")
+    }
+
+    @Test func batchDeletesHonourIncludeSubclasses() throws {
+        let context = ModelContext(try ModelContainer(for: Device.self, Tablet.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        for index in 0..<4 {
+            context.insert(index.isMultiple(of: 2)
+                ? Device(serial: "D\(index)", label: "device") : Tablet(serial: "T\(index)", label: "tablet", hasStylus: true))
+        }
+        try context.save()
+        try context.delete(model: Device.self, includeSubclasses: false)
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Device>(sortBy: [SortDescriptor(\.serial)])).map(\.serial) == ["T1", "T3"])
+        try context.delete(model: Device.self, where: #Predicate { $0.serial == "T1" })
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Device>()).map(\.serial) == ["T3"])
+    }
+
+    @Test func deleteRulesApplyToSubclassInstances() throws {
+        let url = temporaryStoreURL("journeys")
+        try HierarchyStoreTests().writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let conference = try #require(try context.fetch(FetchDescriptor<ConferenceJourney>()).first)
+        context.delete(conference)
+        try context.save()
+        // Journey.expenses cascades, from an instance of a subclass too.
+        #expect(try context.fetch(FetchDescriptor<JourneyExpense>()).map(\.label) == ["taxi"])
+    }
+}
