@@ -43,7 +43,8 @@ struct Inspect: ParsableCommand {
             print("Store \(inspection.path)")
             print("Version \(inspection.version), fingerprint \(inspection.fingerprint)")
             for entity in inspection.entities {
-                print("\n\(entity.name): \(entity.rows) row\(entity.rows == 1 ? "" : "s")")
+                let kind = entity.superentity.map { " (a subclass of \($0))" } ?? ""
+                print("\n\(entity.name)\(kind): \(entity.rows) row\(entity.rows == 1 ? "" : "s")")
                 for attribute in entity.attributes {
                     var traits = [attribute.type + (attribute.isOptional ? "?" : "")]
                     if attribute.isUnique { traits.append("unique") }

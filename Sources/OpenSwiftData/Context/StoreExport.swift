@@ -38,7 +38,9 @@ public enum StoreExport {
             var decimalColumns: [Int] = []
             try StoreFileReader.forEachRow(url, entity: name, columns: { names in
                 columns = names
-                let decimals = Set(schema.entitiesByName[name]?.attributesInOrder.filter { $0.storageType == .decimal }.map(\.name) ?? [])
+                // A hierarchy's table holds every class's columns.
+                let classes = schema.entitiesByName[name].map { $0.rootEntity.selfAndDescendants } ?? []
+                let decimals = Set(classes.flatMap(\.attributesInOrder).filter { $0.storageType == .decimal }.map(\.name))
                 decimalColumns = names.indices.filter { decimals.contains(names[$0]) }
                 if format == .csv { try write(names.map(csvField).joined(separator: ",") + "\n") }
             }) { stored in

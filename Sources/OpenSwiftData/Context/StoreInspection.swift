@@ -42,6 +42,8 @@ public struct StoreInspection: Codable, Sendable {
     /// One entity and its table.
     public struct Entity: Codable, Sendable {
         public let name: String
+        /// The entity it inherits from, for a class of a hierarchy.
+        public var superentity: String? = nil
         public let rows: Int
         public let attributes: [Attribute]
         public let relationships: [Relationship]
@@ -95,7 +97,7 @@ public struct StoreInspection: Codable, Sendable {
         entities = schema.entities.map { entity in
             let unique = Set(entity.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] })
             return Entity(
-                name: entity.name,
+                name: entity.name, superentity: entity.superentityName,
                 rows: contents.rowCounts[entity.name] ?? 0,
                 attributes: entity.attributesInOrder.map { attribute in
                     Attribute(

@@ -44,8 +44,18 @@ enum StoreFileReader {
             var rowCounts: [String: Int] = [:]
             var indices: [String: [(String, [String], Bool)]] = [:]
             var defaults: [String: [String: String]] = [:]
-            for entity in schema.entities where try db.tableExists(entity.name) {
-                rowCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.name.quotedDatabaseIdentifier)") ?? 0
+            for entity in schema.entities {
+                // A hierarchy's rows are in its root's table, each naming its class.
+                let table = entity.rootEntity.name
+                guard try db.tableExists(table) else { continue }
+                if entity.subentities.isEmpty, entity.superentity == nil {
+                    rowCounts[entity.name] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
+                } else {
+                    rowCounts[entity.name] = try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(TableLayout.entityColumn.quotedDatabaseIdentifier) = ?",
+                        arguments: [entity.name]) ?? 0
+                }
+                guard entity.superentity == nil else { continue }
                 indices[entity.name] = try db.indexes(on: entity.name).map { ($0.name, $0.columns, $0.isUnique) }
                 for column in try db.columns(in: entity.name) {
                     if let value = column.defaultValueSQL { defaults[entity.name, default: [:]][column.name] = value }
@@ -92,17 +102,21 @@ enum StoreFileReader {
                 problems.append("the recorded version \(metadata.versionIdentifier) is not the recorded schema's (\(schema.version))")
             }
             for entity in schema.entities {
-                guard try db.tableExists(entity.name) else {
+                let table = entity.rootEntity.name
+                guard try db.tableExists(table) else {
                     problems.append("entity \(entity.name) has no table")
                     continue
                 }
-                let columns = Set(try db.columns(in: entity.name).map(\.name))
+                let columns = Set(try db.columns(in: table).map(\.name))
+                if entity.superentity != nil || !entity.subentities.isEmpty, !columns.contains(TableLayout.entityColumn) {
+                    problems.append("table \(table) holds a class hierarchy but has no \(TableLayout.entityColumn) column")
+                }
                 for attribute in entity.attributesInOrder where !attribute.options.contains(.externalStorage) && !columns.contains(attribute.name) {
-                    problems.append("\(entity.name).\(attribute.name) has no column in table \(entity.name)")
+                    problems.append("\(entity.name).\(attribute.name) has no column in table \(table)")
                 }
                 for constraint in entity.uniquenessConstraints where constraint.allSatisfy(columns.contains) {
                     let list = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-                    let repeated = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(entity.name.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1)") ?? 0
+                    let repeated = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM \(table.quotedDatabaseIdentifier) GROUP BY \(list) HAVING COUNT(*) > 1)") ?? 0
                     if repeated > 0 {
                         problems.append("\(entity.name): \(repeated) value\(repeated == 1 ? "" : "s") of the unique \(constraint.joined(separator: ", ")) repeat")
                     }
@@ -118,13 +132,26 @@ enum StoreFileReader {
         _ url: URL, entity: String, columns: ([String]) throws -> Void, _ body: ([StoredValue]) throws -> Void
     ) throws {
         try withReader(url) { db in
-            _ = try requiredMetadata(db, url)
-            guard try db.tableExists(entity), entity != StoreMetadata.tableName, entity != MigrationHistory.tableName else {
+            let metadata = try requiredMetadata(db, url)
+            // An entity of a hierarchy is read from its root's table: its rows and its
+            // subentities', each naming its class in `_entity`.
+            let recorded = (try? metadata.schema())?.entitiesByName[entity]
+            let table = recorded?.rootEntity.name ?? entity
+            guard try db.tableExists(table), entity != StoreMetadata.tableName, entity != MigrationHistory.tableName else {
                 throw SwiftDataError.loadIssueModelContainer.explaining("the store \(url.path) has no entity \(entity)")
             }
-            let names = try db.columns(in: entity).map(\.name)
+            let names = try db.columns(in: table).map(\.name)
             try columns(names)
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(entity.quotedDatabaseIdentifier) ORDER BY \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)")
+            var condition = ""
+            var arguments: [DatabaseValue] = []
+            if let recorded, recorded.superentity != nil {
+                let classes = recorded.selfAndDescendants.map(\.name)
+                condition = " WHERE \(TableLayout.entityColumn.quotedDatabaseIdentifier) IN (\(TableLayout.placeholders(classes.count)))"
+                arguments = classes.map(\.databaseValue)
+            }
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier)\(condition) ORDER BY \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)",
+                arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 try body((0..<row.count).map { StoredValue(row[$0] as DatabaseValue) })
             }

@@ -203,3 +203,24 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<JourneyExpense>()).map(\.label) == ["taxi"])
     }
 }
+
+/// `osd inspect`, `check` and `export` on a store holding a hierarchy.
+@Suite struct HierarchyToolTests {
+    @Test func inspectionShowsTheHierarchyAndCountsEachClassesRows() throws {
+        let url = temporaryStoreURL("journeys")
+        try HierarchyStoreTests().writeJourneys(url)
+        let inspection = try StoreInspection(storeAt: url)
+        let byName = Dictionary(uniqueKeysWithValues: inspection.entities.map { ($0.name, $0) })
+        #expect(byName["BusinessJourney"]?.superentity == "Journey")
+        #expect(byName["ConferenceJourney"]?.superentity == "BusinessJourney")
+        #expect(byName["Journey"]?.superentity == nil)
+        #expect(["Journey", "BusinessJourney", "ConferenceJourney", "LeisureJourney"].map { byName[$0]?.rows } == [1, 1, 1, 1])
+        #expect(try StoreInspection.problems(inStoreAt: url).isEmpty)
+
+        var lines: [String] = []
+        try StoreExport.export(storeAt: url, entity: "BusinessJourney", format: .json) { lines.append($0) }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains(#""_entity":"BusinessJourney""#) || $0.contains(#""_entity":"ConferenceJourney""#) })
+        #expect(lines.contains { $0.contains(#""perDiem":120"#) })
+    }
+}
