@@ -132,3 +132,19 @@ enum ToursPlanWithGuides: SchemaMigrationPlan {
         #expect(try storeFiles(url) == before)
     }
 }
+
+/// The migration tester over a plan that adopts inheritance: sample stores of every version,
+/// subclass rows included, migrated to the newest with every value kept.
+@Suite struct HierarchyMigrationTesterTests {
+    @Test func everyPathOfAPlanAdoptingInheritanceKeepsItsValues() throws {
+        let checks = try MigrationTester(for: ToursPlan.self).verifyEveryPath(sampleRowsPerEntity: 6)
+        #expect(!checks.isEmpty)
+        let url = temporaryStoreURL("samples")
+        try MigrationTester(for: ToursPlan.self).makeStore(at: ToursV2.self, url: url, sampleRowsPerEntity: 4)
+        let context = ModelContext(try ModelContainer(
+            for: Schema(versionedSchema: ToursV2.self), migrationPlan: ToursPlan.self, configurations: ModelConfiguration(url: url)))
+        let tours = try context.fetch(FetchDescriptor<ToursV2.Tour>())
+        #expect(tours.count == 12)
+        #expect(tours.filter { $0 is ToursV2.GuidedTour }.count == 4)
+    }
+}

@@ -28,10 +28,13 @@ struct SampleStoreWriter {
         var models: [String: [any PersistentModel]] = [:]
         for entity in schema.entities {
             guard let layout = schema.layouts[entity.name] else { continue }
+            // The classes of a hierarchy share a table and its unique values: each numbers its
+            // rows after the classes before it.
+            let first = (entity.rootEntity.selfAndDescendants.firstIndex { $0 === entity } ?? 0) * rowsPerEntity
             models[entity.name] = try (0..<rowsPerEntity).map { row in
                 var values = ModelValues(layout.valueSlots)
                 for (index, property) in layout.properties.enumerated() where !property.isRelationship {
-                    values[index] = try value(of: property, entity: entity.name, row: row)
+                    values[index] = try value(of: property, entity: entity.name, row: first + row)
                 }
                 let state = layout.loadedStateType.init(layout: layout, values: values)
                 let model = state.makeModel()
