@@ -43,10 +43,15 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
         }
         for entity in new.sorted(by: { $0.name < $1.name }) {
             guard let previous = oldByName[entity.name] else {
-                changes.append("entity \(entity.name) added")
+                changes.append("entity \(entity.name) added\(entity.superentityName.map { " (a subentity of \($0))" } ?? "")")
                 continue
             }
             let name = entity.name
+            if previous.superentityName != entity.superentityName {
+                changes.append(
+                    "\(name) \(entity.superentityName.map { "becomes a subentity of \($0)" } ?? "is no longer a subentity")\(previous.superentityName.map { " (was one of \($0))" } ?? "")")
+                blockers.append("\(name) moves between class hierarchies, whose rows are stored apart: re-create its models in a custom stage")
+            }
             var continued: Set<String> = []
             for attribute in entity.attributesInOrder {
                 guard let before = previous.attribute(continuedBy: attribute) else {

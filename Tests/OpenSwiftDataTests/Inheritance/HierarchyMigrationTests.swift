@@ -148,3 +148,15 @@ enum ToursPlanWithGuides: SchemaMigrationPlan {
         #expect(tours.filter { $0 is ToursV2.GuidedTour }.count == 4)
     }
 }
+
+/// `osd diff`'s comparison names what a version does to hierarchies.
+@Suite struct HierarchyComparisonTests {
+    @Test func theComparisonNamesSubentitiesAndMovesBetweenHierarchies() throws {
+        let adopting = SchemaComparison(from: Schema(versionedSchema: ToursV1.self), to: Schema(versionedSchema: ToursV2.self))
+        #expect(adopting.changes.contains("entity GuidedTour added (a subentity of Tour)"))
+        #expect(adopting.isLightweight)
+        let moving = SchemaComparison(from: Schema(versionedSchema: ToursV2.self), to: Schema(versionedSchema: ToursV3.self))
+        #expect(moving.changes.contains("Guide becomes a subentity of Tour"))
+        #expect(!moving.isLightweight)
+    }
+}
