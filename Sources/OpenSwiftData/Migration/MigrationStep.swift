@@ -28,8 +28,10 @@ struct MigrationStep {
     var droppedProperties: [String] {
         from.entities.flatMap { old -> [String] in
             guard let new = to.entitiesByName[old.name] else { return ["entity \(old.name)"] }
+            // An attribute moved to another class of the hierarchy keeps its column there.
+            let hierarchy = new.rootEntity.selfAndDescendants.flatMap(\.attributesInOrder)
             let attributes = old.attributesInOrder.filter { attribute in
-                !new.attributesInOrder.contains { $0.name == attribute.name || $0.originalName == attribute.name }
+                !hierarchy.contains { $0.name == attribute.name || $0.originalName == attribute.name }
             }.map(\.name)
             let relationships = old.relationshipsInOrder.filter { relationship in
                 !new.relationshipsInOrder.contains { $0.name == relationship.name || $0.originalName == relationship.name }

@@ -160,3 +160,107 @@ enum ToursPlanWithGuides: SchemaMigrationPlan {
         #expect(!moving.isLightweight)
     }
 }
+
+/// Version 4 moves `groupSize` up from GuidedTour to Tour, and `language` up from AudioTour:
+/// their column in the hierarchy's table keeps its values.
+enum ToursV4: VersionedSchema {
+    static let versionIdentifier = Schema.Version(4, 0, 0)
+    static var models: [any PersistentModel.Type] { [Tour.self, GuidedTour.self, AudioTour.self, ToursV1.Guide.self] }
+
+    @Model class Tour {
+        var name: String
+        var city: String
+        var rating: Int = 0
+        var groupSize: Int = 10
+        var language: String?
+        init(name: String, city: String) {
+            self.name = name
+            self.city = city
+        }
+    }
+
+    @Model class GuidedTour: Tour {
+        var guideName: String
+        init(name: String, city: String, guideName: String) {
+            self.guideName = guideName
+            super.init(name: name, city: city)
+        }
+    }
+
+    @Model class AudioTour: Tour {
+        init(name: String, city: String, language: String) {
+            super.init(name: name, city: city)
+            self.language = language
+        }
+    }
+}
+
+/// Version 5 moves `rating`, required in Tour, down to GuidedTour: refused.
+enum ToursV5: VersionedSchema {
+    static let versionIdentifier = Schema.Version(5, 0, 0)
+    static var models: [any PersistentModel.Type] { [Tour.self, GuidedTour.self, AudioTour.self, ToursV1.Guide.self] }
+
+    @Model class Tour {
+        var name: String
+        var city: String
+        var groupSize: Int = 10
+        var language: String?
+        init(name: String, city: String) {
+            self.name = name
+            self.city = city
+        }
+    }
+
+    @Model class GuidedTour: Tour {
+        var guideName: String
+        var rating: Int = 0
+        init(name: String, city: String, guideName: String) {
+            self.guideName = guideName
+            super.init(name: name, city: city)
+        }
+    }
+
+    @Model class AudioTour: Tour {}
+}
+
+enum ToursPlanMovingProperties: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [ToursV1.self, ToursV2.self, ToursV4.self, ToursV5.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+@Suite struct HierarchyPropertyMoveTests {
+    @Test func propertiesMovedUpKeepTheirValues() throws {
+        let url = temporaryStoreURL("tours")
+        try HierarchyMigrationTests().writeVersion1(url)
+        do {
+            let context = ModelContext(try ModelContainer(
+                for: Schema(versionedSchema: ToursV2.self), migrationPlan: ToursPlanMovingProperties.self, configurations: ModelConfiguration(url: url)))
+            let guided = ToursV2.GuidedTour(name: "Castle", city: "Prague", guideName: "Petr")
+            guided.groupSize = 25
+            context.insert(guided)
+            context.insert(ToursV2.AudioTour(name: "Museum", city: "Amsterdam", language: "nl"))
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(
+            for: Schema(versionedSchema: ToursV4.self), migrationPlan: ToursPlanMovingProperties.self, configurations: ModelConfiguration(url: url)))
+        let tours = try context.fetch(FetchDescriptor<ToursV4.Tour>(sortBy: [SortDescriptor(\.name)]))
+        #expect(tours.map(\.name) == ["Canals", "Castle", "Museum", "Old town"])
+        #expect(tours.map(\.groupSize) == [10, 25, 10, 10])
+        #expect(tours.map(\.language) == [nil, nil, "nl", nil])
+        #expect((tours[1] as? ToursV4.GuidedTour)?.guideName == "Petr")
+    }
+
+    @Test func aRequiredPropertyOfTheRootMovedDownIsRefusedAndTouchesNothing() throws {
+        let url = temporaryStoreURL("tours")
+        try HierarchyMigrationTests().writeVersion1(url)
+        _ = try ModelContainer(
+            for: Schema(versionedSchema: ToursV4.self), migrationPlan: ToursPlanMovingProperties.self, configurations: ModelConfiguration(url: url))
+        let before = try storeFiles(url)
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(
+                for: Schema(versionedSchema: ToursV5.self), migrationPlan: ToursPlanMovingProperties.self, configurations: ModelConfiguration(url: url))
+        }
+        #expect("\(error!)".contains("GuidedTour.rating moves down from Tour"))
+        #expect(try storeFiles(url) == before)
+    }
+}

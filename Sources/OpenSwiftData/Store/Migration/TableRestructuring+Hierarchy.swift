@@ -40,7 +40,9 @@ extension TableRestructuring {
     private static func ownChanges(of entity: Schema.Entity, from previous: Schema.Entity, toName: String) -> [String] {
         var changes: [String] = []
         for attribute in previous.declaredAttributes {
-            guard let kept = entity.declaredAttributes.first(where: { $0.name == attribute.name }) else {
+            guard let kept = entity.declaredAttributes.first(where: { $0.name == attribute.name })
+                ?? movedWithinHierarchy(attribute, of: entity)
+            else {
                 changes.append("\(entity.name).\(attribute.name) is removed or renamed")
                 continue
             }
@@ -65,6 +67,15 @@ extension TableRestructuring {
         return changes.map {
             "\($0) (\(toName)), in a class hierarchy's table; a hierarchy's table is only added to by this build (new subentities, new optional or defaulted attributes, new optional relationships): make the change in a custom stage over new properties"
         }
+    }
+
+    /// The attribute of the same name and storage that another class of `entity`'s hierarchy
+    /// now declares: one moved up to a superentity or down to a subentity, whose column (in the
+    /// hierarchy's one table) keeps its values.
+    private static func movedWithinHierarchy(_ attribute: Schema.Attribute, of entity: Schema.Entity) -> Schema.Attribute? {
+        entity.rootEntity.selfAndDescendants.lazy.compactMap { member in
+            member === entity ? nil : member.declaredAttributes.first { $0.name == attribute.name && $0.storageType == attribute.storageType }
+        }.first
     }
 
     /// Brings the table of the hierarchy whose root is `root` (a new table, or its previous
@@ -108,9 +119,46 @@ extension TableRestructuring {
         for key in foreignKeys where !existing.contains(key) {
             try execute("ALTER TABLE \(quotedName) ADD COLUMN \(key.quotedDatabaseIdentifier) INTEGER", db)
         }
+        try fillMovedAttributes(root, db)
         for table in [root] + subentities.sorted(by: TableLayout.creationOrder) {
             for sql in table.creationSQL where !sql.hasPrefix("CREATE TABLE \(quotedName)") { try execute(sql, db) }
         }
+    }
+
+    /// After attributes moved within the hierarchy: rows of the classes that now have a
+    /// non-optional attribute and hold no value in its column take its default, and a column
+    /// the table requires (`NOT NULL`) may no longer belong to a subentity only, whose
+    /// siblings' rows could not be written. Refuses, before the step is committed, what cannot
+    /// be done.
+    private mutating func fillMovedAttributes(_ root: TableLayout, _ db: Database) throws {
+        let table = root.entity.name
+        let requiredColumns = Set(try Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" = 1", arguments: [table]).map { $0[0] as String })
+        var problems: [String] = []
+        for member in root.entity.selfAndDescendants {
+            let classes = member.selfAndDescendants.map(\.name)
+            let inClasses = "\(TableLayout.entityColumn.quotedDatabaseIdentifier) IN (\(classes.map { Self.sqlLiteral($0.databaseValue)! }.joined(separator: ", ")))"
+            for attribute in member.declaredAttributes where !attribute.options.contains(.externalStorage) {
+                let column = attribute.name.quotedDatabaseIdentifier
+                if member.superentity != nil, requiredColumns.contains(attribute.name) {
+                    problems.append(
+                        "\(member.name).\(attribute.name) moves down from \(root.entity.name) (\(toName)), whose table requires a value in its column for every class; make it optional first, or keep it in \(root.entity.name)")
+                    continue
+                }
+                guard !attribute.isOptional,
+                      let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(column) IS NULL AND \(inClasses)"),
+                      missing > 0
+                else { continue }
+                guard let codec = ValueCodec.forType(attribute.valueType, codable: attribute.isCodable),
+                      let fill = fillValue(of: attribute, codec: codec)
+                else {
+                    problems.append(
+                        "\(member.name).\(attribute.name) is required (\(toName)) but \(missing) stored row\(missing == 1 ? "" : "s") of \(classes.joined(separator: ", ")) hold\(missing == 1 ? "s" : "") no value for it (it moved up from a subentity); give it a default value, or make it optional")
+                    continue
+                }
+                try execute("UPDATE \(table.quotedDatabaseIdentifier) SET \(column) = ? WHERE \(column) IS NULL AND \(inClasses)", db, arguments: [fill])
+            }
+        }
+        if !problems.isEmpty { throw refusal(problems) }
     }
 
     /// Removes the rows of the old subentities the new schema drops (a plan's step), or says

@@ -19,8 +19,9 @@ extension TableRestructuring {
                 continue
             }
             let columns = Set(try db.columns(in: previous.name).map(\.name))
-            let kept = Set(entity.attributesInOrder.flatMap { [$0.name, $0.originalName] }
-                + entity.relationshipsInOrder.flatMap { [$0.name, $0.originalName] })
+            let hierarchy = entity.rootEntity.selfAndDescendants
+            let kept = Set(hierarchy.flatMap(\.attributesInOrder).flatMap { [$0.name, $0.originalName] }
+                + hierarchy.flatMap(\.relationshipsInOrder).flatMap { [$0.name, $0.originalName] })
             let dropped = (previous.attributesInOrder.map(\.name) + previous.relationshipsInOrder.map(\.name))
                 .filter { !kept.contains($0) && columns.contains($0) }
             for name in dropped {
