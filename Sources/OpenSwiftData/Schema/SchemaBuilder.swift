@@ -48,6 +48,7 @@ struct SchemaBuilder {
             problems.append(
                 "\(entity) is a subclass of \(superentity), which is not among the models the schema is made of; list \(superentity).self with \(entity).self (a schema holds a class's whole ancestry)")
         }
+        problems += Self.clashingColumns(in: entities)
         pairInverses()
     }
 
@@ -119,6 +120,28 @@ struct SchemaBuilder {
         return Schema.Entity(
             name: layout.entityName, superentityName: layout.superclassLayout?.entityName, properties: properties,
             uniquenessConstraints: unique, indices: indices)
+    }
+
+    /// Properties of one name that two classes of a hierarchy declare with different storage:
+    /// a hierarchy is one table, with one column per name.
+    private static func clashingColumns(in entities: [Schema.Entity]) -> [String] {
+        var problems: [String] = []
+        for root in entities where root.superentity == nil && !root.subentities.isEmpty {
+            var seen: [String: (entity: String, storage: String)] = [:]
+            for member in root.selfAndDescendants {
+                let declared = member.declaredAttributes.map { ($0.name, $0.storageType.map { "\($0)" } ?? "?") }
+                    + member.declaredRelationships.filter(\.isToOne).map { ($0.name, "relationship") }
+                for (name, storage) in declared {
+                    if let earlier = seen[name], earlier.storage != storage {
+                        problems.append(
+                            "\(member.name).\(name) and \(earlier.entity).\(name) are stored in one column of \(root.name)'s table (a class hierarchy is one table) but hold different kinds of values; rename one of them")
+                    } else if seen[name] == nil {
+                        seen[name] = (member.name, storage)
+                    }
+                }
+            }
+        }
+        return problems
     }
 
     /// Pairs each relationship with its inverse: the one `inverse:` names, or else the only

@@ -84,3 +84,27 @@ import Testing
         #expect("\(error!)".contains("Handset is a subclass of Gadget, which is not among the models the schema is made of; list Gadget.self"))
     }
 }
+
+@Model class Instrument {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+@Model class Violin: Instrument {
+    var strings: Int = 4
+    override init(name: String) { super.init(name: name) }
+}
+
+@Model class Piano: Instrument {
+    var strings: String = "steel"
+    override init(name: String) { super.init(name: name) }
+}
+
+extension HierarchySchemaTests {
+    @Test func siblingsDeclaringOneNameWithDifferentValuesAreAProblem() throws {
+        let error = #expect(throws: SwiftDataError.self) {
+            try ModelContainer(for: Instrument.self, Violin.self, Piano.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        }
+        #expect("\(error!)".contains("Violin.strings and Piano.strings are stored in one column of Instrument's table"))
+    }
+}
