@@ -50,7 +50,10 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
             if previous.superentityName != entity.superentityName {
                 changes.append(
                     "\(name) \(entity.superentityName.map { "becomes a subentity of \($0)" } ?? "is no longer a subentity")\(previous.superentityName.map { " (was one of \($0))" } ?? "")")
-                blockers.append("\(name) moves between class hierarchies, whose rows are stored apart: re-create its models in a custom stage")
+                // A flat entity moving under a superentity is moved with its rows; the others not.
+                if previous.superentityName != nil || entity.superentityName == nil {
+                    blockers.append("\(name) moves between class hierarchies, whose rows are stored apart: re-create its models in a custom stage")
+                }
             }
             var continued: Set<String> = []
             for attribute in entity.attributesInOrder {

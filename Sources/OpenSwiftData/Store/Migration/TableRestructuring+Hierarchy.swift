@@ -21,7 +21,9 @@ extension TableRestructuring {
             if entity.superentity == nil, !entity.subentities.isEmpty, let previous {
                 problems += Self.ownChanges(of: entity, from: previous, toName: toName)
             } else if let superentity = entity.superentity, let previous {
-                if previous.superentityName != superentity.name {
+                if previous.superentityName == nil, previous.subentities.isEmpty {
+                    problems += Self.problemsMovingIn(previous, as: entity, toName: toName)
+                } else if previous.superentityName != superentity.name {
                     problems.append(
                         "\(entity.name) becomes a subentity of \(superentity.name) (\(toName)) but its rows are stored \(previous.superentityName.map { "as a subentity of \($0)" } ?? "in a table of their own"); moving rows into another class hierarchy is not supported yet: create the new class's models from the old ones in a custom stage (or a transform), in a version where both entities exist, then remove the old entity")
                 } else {
@@ -30,6 +32,22 @@ extension TableRestructuring {
             } else if entity.superentity == nil, entity.subentities.isEmpty, let previous, Self.isInHierarchy(previous) {
                 problems.append(
                     "\(entity.name) no longer has a superentity or subentities (\(toName)), but its rows are stored in a class hierarchy's table; taking an entity out of a hierarchy is not supported yet: re-create its models in a custom stage, in a version where both entities exist")
+            }
+        }
+        return problems
+    }
+
+    /// What stops the rows of a flat entity from moving into a hierarchy as `entity`: attributes
+    /// kept outside the table, and columns whose values the hierarchy stores differently.
+    private static func problemsMovingIn(_ previous: Schema.Entity, as entity: Schema.Entity, toName: String) -> [String] {
+        var problems: [String] = []
+        if previous.attributesInOrder.contains(where: { $0.options.contains(.externalStorage) }) {
+            problems.append(
+                "\(entity.name) moves into \(entity.rootEntity.name)'s hierarchy (\(toName)) with attributes kept outside its table (.externalStorage), which this build does not move; move them back into the table in an earlier version")
+        }
+        for attribute in previous.attributesInOrder {
+            if let now = entity.attributesByName[attribute.name], now.storageType != attribute.storageType {
+                problems.append("\(entity.name).\(attribute.name) changes type as \(entity.name) moves into \(entity.rootEntity.name)'s hierarchy (\(toName)); keep its type, or add the new attribute under another name")
             }
         }
         return problems
@@ -87,6 +105,8 @@ extension TableRestructuring {
             for table in subentities.sorted(by: TableLayout.creationOrder) {
                 for sql in table.creationSQL { try execute(sql, db) }
             }
+            try moveFlatEntities(into: root, subentities: subentities, db)
+            try fillMovedAttributes(root, db)
             return
         }
         let quotedName = root.entity.name.quotedDatabaseIdentifier
@@ -119,10 +139,110 @@ extension TableRestructuring {
         for key in foreignKeys where !existing.contains(key) {
             try execute("ALTER TABLE \(quotedName) ADD COLUMN \(key.quotedDatabaseIdentifier) INTEGER", db)
         }
+        try moveFlatEntities(into: root, subentities: subentities, db)
         try fillMovedAttributes(root, db)
         for table in [root] + subentities.sorted(by: TableLayout.creationOrder) {
             for sql in table.creationSQL where !sql.hasPrefix("CREATE TABLE \(quotedName)") { try execute(sql, db) }
         }
+    }
+
+    /// Moves the rows of entities that had a table of their own and are now subentities into
+    /// the hierarchy's table, as instances of their class. They take new keys after the table's
+    /// highest (the hierarchy's rows keep theirs), and every stored reference to them (a to-one
+    /// key in any table, either column of a join table) is rewritten to the new keys; their
+    /// identifiers change.
+    private mutating func moveFlatEntities(into root: TableLayout, subentities: [TableLayout], _ db: Database) throws {
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let table = root.entity.name.quotedDatabaseIdentifier
+        let key = TableLayout.primaryKeyColumn.quotedDatabaseIdentifier
+        for moved in subentities {
+            let name = moved.entity.name
+            guard let previous = oldByName[name], previous.superentityName == nil, previous.subentities.isEmpty,
+                  name != root.entity.name, try db.tableExists(name)
+            else { continue }
+            let tableColumns = Set(try db.columns(in: root.entity.name).map(\.name))
+            let columns = try db.columns(in: name).map(\.name).filter { $0 != TableLayout.primaryKeyColumn && tableColumns.contains($0) }
+            let highest = try Int64.fetchOne(
+                db, sql: "SELECT MAX(m) FROM (SELECT MAX(\(key)) AS m FROM \(table) UNION ALL SELECT seq FROM sqlite_sequence WHERE name = ?)",
+                arguments: [root.entity.name]) ?? 0
+            try execute("DROP TABLE IF EXISTS temp.\"_osd_moved_keys\"", db)
+            try execute(
+                "CREATE TEMP TABLE \"_osd_moved_keys\" AS SELECT \(key) AS old, ? + ROW_NUMBER() OVER (ORDER BY \(key)) AS new FROM \(name.quotedDatabaseIdentifier)",
+                db, arguments: [highest])
+            // Columns the table requires that the moved rows have no value for take the
+            // attribute's default; without one the step is refused.
+            let required = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?) WHERE \"notnull\" = 1", arguments: [root.entity.name]
+            ).filter { ![TableLayout.primaryKeyColumn, TableLayout.entityColumn].contains($0) && !columns.contains($0) }
+            var filled: [(column: String, literal: String)] = []
+            for column in required {
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0
+                guard rows > 0 else { break }
+                guard let attribute = root.entity.attributesByName[column],
+                      let codec = ValueCodec.forType(attribute.valueType, codable: attribute.isCodable),
+                      let literal = fillValue(of: attribute, codec: codec).flatMap(Self.sqlLiteral)
+                else {
+                    throw refusal([
+                        "\(root.entity.name).\(column) is required (\(toName)) but the \(rows) stored row\(rows == 1 ? "" : "s") of \(name), which move\(rows == 1 ? "s" : "") into \(root.entity.name)'s hierarchy, hold\(rows == 1 ? "s" : "") no value for it; give it a default value, or make it optional"
+                    ])
+                }
+                filled.append((column, literal))
+            }
+            let list = (columns + filled.map(\.column)).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+            let selected = (columns.map { "o.\($0.quotedDatabaseIdentifier)" } + filled.map(\.literal)).joined(separator: ", ")
+            try execute(
+                "INSERT INTO \(table) (\(key), \(TableLayout.entityColumn.quotedDatabaseIdentifier)\(list.isEmpty ? "" : ", " + list)) SELECT m.new, \(Self.sqlLiteral(name.databaseValue)!)\(selected.isEmpty ? "" : ", " + selected) FROM \(name.quotedDatabaseIdentifier) AS o JOIN \"_osd_moved_keys\" AS m ON m.old = o.\(key)",
+                db)
+            try execute(
+                "UPDATE sqlite_sequence SET seq = (SELECT MAX(\(key)) FROM \(table)) WHERE name = ?", db, arguments: [root.entity.name])
+            try rewriteReferences(to: previous, db)
+            try execute("DROP TABLE \(name.quotedDatabaseIdentifier)", db)
+            try execute("DROP TABLE temp.\"_osd_moved_keys\"", db)
+        }
+    }
+
+    /// Rewrites the stored references to the rows of `moved` to the keys in
+    /// `temp._osd_moved_keys`: to-one keys of the old schema's relationships to it (in the
+    /// tables their entities have now), and the join tables' columns that hold its keys.
+    private mutating func rewriteReferences(to moved: Schema.Entity, _ db: Database) throws {
+        let newKey = "(SELECT new FROM \"_osd_moved_keys\" WHERE old = %@)"
+        let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var rewritten: Set<String> = []
+        for entity in old {
+            for relationship in entity.relationshipsInOrder where relationship.destination == moved.name {
+                let stored = StoredRelationship(relationship, of: entity, propertyIndex: 0, destination: oldByName[relationship.destination])
+                switch stored.storage {
+                case .foreignKey(let column):
+                    let owner = new.entitiesByName[entity.name]?.rootEntity.name ?? entity.name
+                    guard try db.tableExists(owner), try db.columns(in: owner).contains(where: { $0.name == column }),
+                          rewritten.insert("\(owner).\(column)").inserted
+                    else { continue }
+                    let quoted = column.quotedDatabaseIdentifier
+                    try execute(
+                        "UPDATE \(owner.quotedDatabaseIdentifier) SET \(quoted) = \(newKey.replacingOccurrences(of: "%@", with: quoted)) WHERE \(quoted) IN (SELECT old FROM \"_osd_moved_keys\")",
+                        db)
+                case .joinTable(let table, _, let otherColumn):
+                    try rewriteJoinColumn(table, otherColumn, into: newKey, &rewritten, db)
+                case .inverseForeignKey:
+                    continue
+                }
+            }
+            guard entity.name == moved.name else { continue }
+            for relationship in entity.relationshipsInOrder {
+                let stored = StoredRelationship(relationship, of: entity, propertyIndex: 0, destination: oldByName[relationship.destination])
+                if case .joinTable(let table, let ownColumn, _) = stored.storage {
+                    try rewriteJoinColumn(table, ownColumn, into: newKey, &rewritten, db)
+                }
+            }
+        }
+    }
+
+    private mutating func rewriteJoinColumn(_ table: String, _ column: String, into newKey: String, _ rewritten: inout Set<String>, _ db: Database) throws {
+        guard try db.tableExists(table), rewritten.insert("\(table).\(column)").inserted else { return }
+        let quoted = column.quotedDatabaseIdentifier
+        try execute(
+            "UPDATE \(table.quotedDatabaseIdentifier) SET \(quoted) = \(newKey.replacingOccurrences(of: "%@", with: quoted)) WHERE \(quoted) IN (SELECT old FROM \"_osd_moved_keys\")",
+            db)
     }
 
     /// After attributes moved within the hierarchy: rows of the classes that now have a
