@@ -224,3 +224,28 @@ import Testing
         #expect(lines.contains { $0.contains(#""perDiem":120"#) })
     }
 }
+
+/// Batched fetches and `enumerate` over a hierarchy, and the dry run of a migration adopting one.
+@Suite struct HierarchyBatchTests {
+    @Test func batchesAndEnumerationMakeEachRowItsOwnClass() throws {
+        let url = temporaryStoreURL("journeys")
+        try HierarchyStoreTests().writeJourneys(url)
+        let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
+        let batched = try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.name)]), batchSize: 2)
+        #expect(batched.map { String(describing: type(of: $0)) } == ["LeisureJourney", "BusinessJourney", "Journey", "ConferenceJourney"])
+        var perDiems: [Double] = []
+        try context.enumerate(FetchDescriptor<BusinessJourney>(sortBy: [SortDescriptor(\.perDiem)]), batchSize: 1) { perDiems.append($0.perDiem) }
+        #expect(perDiems == [80, 120])
+    }
+
+    @Test func theDryRunOfAMigrationAdoptingInheritanceLeavesTheStoreAlone() throws {
+        let url = temporaryStoreURL("tours")
+        try HierarchyMigrationTests().writeVersion1(url)
+        let before = try storeFiles(url)
+        let preview = try ModelContainer.previewMigration(
+            for: Schema(versionedSchema: ToursV2.self), migrationPlan: ToursPlan.self, configurations: ModelConfiguration(url: url))
+        #expect(preview.refusal == nil)
+        #expect(preview.stores.first?.steps.first?.kind == .lightweight)
+        #expect(try storeFiles(url) == before)
+    }
+}
