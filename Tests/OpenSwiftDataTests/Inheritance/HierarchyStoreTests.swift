@@ -46,6 +46,9 @@ import Testing
         let context = ModelContext(try ModelContainer(for: Schema(journeyModels), configurations: ModelConfiguration(url: url)))
         let business = try context.fetch(FetchDescriptor<BusinessJourney>(sortBy: [SortDescriptor(\.perDiem)]))
         #expect(business.map(\.name) == ["WWDC", "Pitch"])
+        // Sorted by a property the subclass inherits, its key path rooted at the subclass.
+        let byName = try context.fetch(FetchDescriptor<BusinessJourney>(sortBy: [SortDescriptor(\BusinessJourney.name, order: .reverse)]))
+        #expect(byName.map(\.name) == ["WWDC", "Pitch"])
         #expect(try context.fetchCount(FetchDescriptor<BusinessJourney>()) == 2)
         #expect(try context.fetchCount(FetchDescriptor<ConferenceJourney>()) == 1)
         #expect(try context.fetch(FetchDescriptor<LeisureJourney>()).map(\.destination) == ["Nice"])
