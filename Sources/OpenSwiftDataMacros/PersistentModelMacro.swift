@@ -134,6 +134,14 @@ extension PersistentModelMacro: MemberMacro {
                 \(raw: initializePeers)self.persistentBackingData = backingData
             }
             """,
+        ] + ownMembers(className: className)
+    }
+
+    /// What every `@Model` class declares for itself, a subclass too (the superclass's are
+    /// private to it): the observation registrar its accessors use, `access` and `withMutation`
+    /// over its own key paths, and the placeholder type of its properties' peers.
+    static func ownMembers(className: String) -> [DeclSyntax] {
+        [
             """
             @Transient
             @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
@@ -218,25 +226,7 @@ extension PersistentModelMacro: MemberMacro {
                 super.init(backingData: backingData)
             }
             """,
-            """
-            @Transient
-            @exclusivity(unchecked) private nonisolated(unsafe) var _$observationRegistrar = OpenSwiftData.ModelObservationRegistrar()
-            """,
-            """
-            internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: className), _M>) {
-                _$observationRegistrar.access(self, keyPath: keyPath)
-            }
-            """,
-            """
-            internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<\(raw: className), _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
-                try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
-            }
-            """,
-            """
-            struct _SwiftDataNoType {
-            }
-            """,
-        ]
+        ] + ownMembers(className: className)
     }
 
     /// Members inside `#if` are not given to the member-attribute role, so a stored `var` there
