@@ -105,6 +105,12 @@ extension PersistentModelMacro: MemberMacro {
                 className: className, access: access, schemaMetadata: schemaMetadata, initializePeers: initializePeers)
                 + keyPaths
         }
+        // The first type a class that is not a model's subclass inherits from must be a
+        // protocol: were it a class, it would be one that is not a `@Model` class, which
+        // nothing can persist. `any` of a class does not compile, and names this member.
+        let superclassCheck: [DeclSyntax] = superclass.map {
+            ["private typealias _$aModelClassCanOnlySubclassAModelClass = (any \(raw: $0))?"]
+        } ?? []
 
         // Every property read and write reaches both the backing data and the observation
         // registrar, and `@exclusivity(unchecked)` spares each of them the runtime's access
@@ -113,7 +119,7 @@ extension PersistentModelMacro: MemberMacro {
         // (`ModelObservationRegistrar`), so it is a `var`; its accessors are nonisolated, as
         // SwiftData's are, and only ever reach it for the length of one call into Observation,
         // which `nonisolated(unsafe)` allows in a main-actor-isolated class.
-        return keyPaths + [
+        return superclassCheck + keyPaths + [
             """
             @Transient
             @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<\(raw: className)> = \(raw: className).createBackingData()

@@ -51,7 +51,7 @@
 ///
 /// Conformances added: ``PersistentModel`` and `Observable`. Models are deliberately not
 /// `Sendable`: pass a model's `persistentModelID` between tasks and fetch it again there.
-@attached(member, conformances: Observable, PersistentModel, Sendable, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init), named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation), named(_$initialValuesMoved), named(_$keyPaths), named(_$inheritedKeyPaths))
+@attached(member, conformances: Observable, PersistentModel, Sendable, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata), named(init), named(_$observationRegistrar), named(_SwiftDataNoType), named(access), named(withMutation), named(_$initialValuesMoved), named(_$keyPaths), named(_$inheritedKeyPaths), named(_$aModelClassCanOnlySubclassAModelClass))
 @attached(memberAttribute)
 @attached(extension, conformances: Observable, PersistentModel, Sendable)
 public macro Model() = #externalMacro(module: "OpenSwiftDataMacros", type: "PersistentModelMacro")

@@ -195,6 +195,8 @@ struct ModelExpansionTests {
                 @_PersistedProperty
                 var text: String
 
+                private typealias _$aModelClassCanOnlySubclassAModelClass = (any Observable)?
+
                 @Transient
                 @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Note> = Note.createBackingData()
 

@@ -93,4 +93,25 @@ struct SubclassExpansionTests {
             """#
         }
     }
+
+    /// A class whose first inherited type the compiler does not know as a model gets a member
+    /// that compiles only when that type is a protocol: were it a class, it would be one that is
+    /// not a `@Model` class, and the error names the rule.
+    @Test func aClassInheritingFromANonModelIsFlagged() {
+        assertMacro(["Model": MacroSpec(type: ModelMetadataOnlyWithChecks.self, conformances: ["Observable", "PersistentModel", "Sendable"])]) {
+            """
+            @Model final class Dog: Animal {
+                var name: String
+            }
+            """
+        } expansion: {
+            """
+            final class Dog: Animal {
+                var name: String
+
+                private typealias _$aModelClassCanOnlySubclassAModelClass = (any Animal)?
+            }
+            """
+        }
+    }
 }

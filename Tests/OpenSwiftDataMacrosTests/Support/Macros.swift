@@ -52,3 +52,18 @@ enum ModelMetadataOnly: MemberAttributeMacro, MemberMacro {
         ).filter { $0.as(VariableDeclSyntax.self)?.bindings.first?.pattern.trimmedDescription == "schemaMetadata" }
     }
 }
+
+/// ``ModelMetadataOnly`` that also shows the superclass check a class with an inheritance
+/// clause gets.
+enum ModelMetadataOnlyWithChecks: MemberMacro {
+    static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        try PersistentModelMacro.expansion(
+            of: node, providingMembersOf: declaration, conformingTo: protocols, in: context
+        ).filter { $0.as(TypeAliasDeclSyntax.self) != nil }
+    }
+}
