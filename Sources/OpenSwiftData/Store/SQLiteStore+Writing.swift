@@ -113,7 +113,8 @@ extension SQLiteStore {
             ownerColumn = "\(join).\(ownColumn.quotedDatabaseIdentifier)"
             sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(otherColumn.quotedDatabaseIdentifier) = \(destination.qualifiedKeyColumn) WHERE \(ownerColumn) IN (\(placeholders))"
         }
-        let ownerIndex = Int32(1 + destination.columns.count + destination.foreignKeys.count)
+        // The owner's key follows the select list (a hierarchy's is its table's every column).
+        let ownerIndex = Int32(destination.selectedColumns.count)
         return try read { db in
             var pairs: [(owner: Int64, row: (rowID: Int64, values: ModelValues))] = []
             try RawStatement(sql: sql, in: db).forEachRow(arguments) { row in

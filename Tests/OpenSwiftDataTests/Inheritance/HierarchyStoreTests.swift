@@ -252,3 +252,50 @@ import Testing
         #expect(try storeFiles(url) == before)
     }
 }
+
+@Model final class Traveller {
+    var name: String
+    @Relationship(inverse: \Voyage.travellers) var voyages: [Voyage] = []
+    init(name: String) { self.name = name }
+}
+
+@Model class Voyage {
+    var title: String
+    var travellers: [Traveller] = []
+    init(title: String) { self.title = title }
+}
+
+@Model class Cruise: Voyage {
+    var ship: String
+    init(title: String, ship: String) {
+        self.ship = ship
+        super.init(title: title)
+    }
+}
+
+/// A many-to-many relationship whose destination is a hierarchy: a join table's rows read as
+/// each class, loaded on access and prefetched.
+@Suite struct HierarchyManyToManyTests {
+    @Test func aJoinTableToAHierarchyLoadsEachClass() throws {
+        let url = temporaryStoreURL("voyages")
+        do {
+            let context = ModelContext(try ModelContainer(for: Traveller.self, Voyage.self, Cruise.self, configurations: ModelConfiguration(url: url)))
+            let ada = Traveller(name: "Ada")
+            context.insert(ada)
+            ada.voyages = [Voyage(title: "Rhine"), Cruise(title: "Fjords", ship: "Nordlys")]
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(for: Traveller.self, Voyage.self, Cruise.self, configurations: ModelConfiguration(url: url)))
+        let ada = try #require(try context.fetch(FetchDescriptor<Traveller>()).first)
+        let voyages = ada.voyages.sorted { $0.title < $1.title }
+        #expect(voyages.map(\.title) == ["Fjords", "Rhine"])
+        #expect((voyages[0] as? Cruise)?.ship == "Nordlys")
+        let prefetching = ModelContext(try ModelContainer(for: Traveller.self, Voyage.self, Cruise.self, configurations: ModelConfiguration(url: url)))
+        var descriptor = FetchDescriptor<Traveller>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.voyages]
+        let prefetched = try #require(try prefetching.fetch(descriptor).first)
+        #expect(prefetched.voyages.compactMap { ($0 as? Cruise)?.ship } == ["Nordlys"])
+        let cruise = try #require(try context.fetch(FetchDescriptor<Cruise>()).first)
+        #expect(cruise.travellers.map(\.name) == ["Ada"])
+    }
+}
