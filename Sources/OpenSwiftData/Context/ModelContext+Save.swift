@@ -102,6 +102,7 @@ extension ModelContext {
         for batch in batchDeletes {
             groups[group(of: batch.store)].changes.batchDeletes.append((batch.table, batch.condition, storeDeleteKind(of: batch)))
         }
+        for index in groups.indices { groups[index].changes.author = author }
         return groups
     }
 

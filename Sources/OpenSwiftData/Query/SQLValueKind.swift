@@ -43,6 +43,10 @@ struct SQLValueKind {
         self.wrappedType = wrapped
         self.isOptional = optional
         self.isRawRepresentable = wrapped is any RawRepresentable.Type
+        if wrapped is any StoredAsInteger.Type {
+            storage = .integer
+            return
+        }
         guard let codec = ValueCodec.forType(type) else {
             self.storage = .unsupported
             return
@@ -121,3 +125,7 @@ func readableTypeName(_ type: Any.Type) -> String {
     }
     return result
 }
+
+/// A type whose values the store holds as integers that order as the values do, through a
+/// codec its column supplies (a history token: a transaction's number).
+protocol StoredAsInteger {}

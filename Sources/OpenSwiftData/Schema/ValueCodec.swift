@@ -195,6 +195,12 @@ final class ValueCodec: @unchecked Sendable {
         }
     }
 
+    /// A codec storing values of `T` as integers the closures compute: for values that stand
+    /// for a number in the store (a history token is a transaction's number).
+    static func integer<T>(_ type: T.Type, write: @escaping (T) -> Int64, read: @escaping (Int64) -> Any) -> ValueCodec {
+        integer(type, .int64, write, from: read)
+    }
+
     private static func integer<T>(
         _: T.Type, _ storage: StorageType, identity: IdentityType? = nil, _ to: @escaping (T) -> Int64, from: @escaping (Int64) -> Any
     ) -> ValueCodec {

@@ -63,8 +63,9 @@ struct ForeignSchemaObjects: Sendable {
             }
         }
         self.objects = objects
-        // The history table is made with the first migration.
-        missingTables = missing.subtracting([MigrationHistory.tableName]).sorted()
+        // The migration history is made with the first migration, and the persistent history
+        // with the first save that changes the store.
+        missingTables = missing.subtracting(StoreHistory.tableNames.union([MigrationHistory.tableName])).sorted()
     }
 
     /// The clauses of a `CREATE TABLE` statement that can act on a write, or change what a
@@ -115,8 +116,8 @@ struct ForeignSchemaObjects: Sendable {
     /// The tables and indices a store of `schema` has: the metadata and history tables, each
     /// entity's table, its side tables, its join tables and their indices, and its indices.
     private static func expectedNames(_ schema: Schema) -> (tables: Set<String>, indices: Set<String>) {
-        var tables: Set<String> = [StoreMetadata.tableName, MigrationHistory.tableName]
-        var indices: Set<String> = []
+        var tables = StoreHistory.tableNames.union([StoreMetadata.tableName, MigrationHistory.tableName])
+        var indices: Set<String> = StoreHistory.indexNames
         for entity in schema.entities {
             // A hierarchy's rows are in its root's table.
             tables.insert(entity.rootEntity.name)

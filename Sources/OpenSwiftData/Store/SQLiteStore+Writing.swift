@@ -11,6 +11,8 @@ extension SQLiteStore {
         /// Every row of the table the condition selects (all rows for `nil`), deleted by SQL
         /// without loading models, the way `kind` says.
         var batchDeletes: [(table: TableLayout, condition: SQLFragment?, kind: BatchDeleteKind)] = []
+        /// The saving context's `author`, which the store's history records.
+        var author: String?
     }
 
     /// How the rows of a batch delete go.
@@ -40,10 +42,12 @@ extension SQLiteStore {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was saved")
         }
+        var recordedHistory = false
         do {
-            return try write { db in
+            let result = try write { db in
                 var writer = RowWriter(db: db, tables: tables)
                 var saved = Saved()
+                var history: [StoreHistory.Change] = []
                 for batch in changes.batchDeletes {
                     // In a migration every deleted row must reach the update hook that counts it
                     // for the report, which SQLite's truncate optimization of a DELETE without
@@ -51,8 +55,10 @@ extension SQLiteStore {
                     let condition = batch.condition ?? (isMigrating ? SQLFragment(sql: "1", arguments: []) : nil)
                     switch batch.kind {
                     case .oneStatement(let reportingKeys):
-                        let deleted = try writer.deleteRows(of: batch.table, where: condition, reportingKeys: reportingKeys)
-                        saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
+                        // The keys come back for the history too.
+                        let deleted = try writer.deleteRows(of: batch.table, where: condition, reportingKeys: reportingKeys || !isMigrating)
+                        if reportingKeys { saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted }
+                        history += deleted.map { StoreHistory.Change(kind: .delete, entity: batch.table.entity.name, row: $0) }
                     case .applyingDeleteRules:
                         var cascade = CascadingDelete(db: db, tables: tables)
                         try cascade.run(from: batch.table, where: condition)
@@ -78,8 +84,26 @@ extension SQLiteStore {
                 for state in changes.updated {
                     try writer.writeRelationships(of: state, onlyChanged: true)
                 }
+                if !isMigrating {
+                    history += try changes.deleted.map { try historyOfDelete($0) }
+                    history += changes.updated.map { state in
+                        StoreHistory.Change(
+                            kind: .update, entity: state.layout.entityName, row: state.rowID ?? 0,
+                            updated: state.layout.properties.indices.filter(state.changedProperties.contains).map { state.layout.properties[$0].name })
+                    }
+                    history += zip(changes.inserted, saved.insertedRowIDs).map {
+                        StoreHistory.Change(kind: .insert, entity: $0.layout.entityName, row: $1)
+                    }
+                    if !history.isEmpty {
+                        try StoreHistory.record(
+                            history, author: changes.author, tablesExist: historyTablesExist.load(ordering: .relaxed), in: db)
+                        recordedHistory = true
+                    }
+                }
                 return saved
             }
+            if recordedHistory { historyTablesExist.store(true, ordering: .relaxed) }
+            return result
         } catch let error as SwiftDataError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
@@ -89,6 +113,20 @@ extension SQLiteStore {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
         }
+    }
+
+    /// A deleted model's change, its tombstone holding the stored form of each attribute
+    /// marked `.preserveValueOnDeletion`.
+    private func historyOfDelete(_ state: ModelState) throws -> StoreHistory.Change {
+        var change = StoreHistory.Change(kind: .delete, entity: state.layout.entityName, row: state.rowID ?? 0)
+        guard let table = tables[state.layout.entityName] else { return change }
+        for column in table.columns where state.hasValue(at: column.propertyIndex) {
+            guard let attribute = state.layout.properties[column.propertyIndex].marker as? Schema.Attribute,
+                  attribute.options.contains(.preserveValueOnDeletion)
+            else { continue }
+            change.tombstone.append((column.name, try table.encode(state, column)))
+        }
+        return change
     }
 
     static func tableAndKeyOrder(_ first: ModelState, _ second: ModelState) -> Bool {

@@ -26,6 +26,9 @@ final class SQLiteStore: Sendable {
     /// The file's schema cookie (`PRAGMA schema_version`, which every change to a table bumps)
     /// when the store's tables were last known to be the schema's; -1 before it is read.
     private let knownSchemaVersion = Atomic<Int>(-1)
+    /// Whether the history's tables are known to exist (they are never dropped), so a save
+    /// records without asking.
+    let historyTablesExist = Atomic<Bool>(false)
     private let connection: Connection
     private let statementCounter: StatementCounter
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The columns of a store's history transactions that predicates and sorts on
+/// `DefaultHistoryTransaction` name: the token and transaction identifier are the transaction's
+/// number, the store identifier the store's own (a constant).
+struct HistoryColumns: ColumnResolving {
+    let storeIdentifier: String
+
+    func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
+        switch keyPath {
+        case \DefaultHistoryTransaction.token:
+            let store = storeIdentifier
+            let codec = ValueCodec.integer(DefaultHistoryToken.self, write: { $0.transaction(in: store) }) {
+                DefaultHistoryToken(storeIdentifier: store, transaction: $0)
+            }
+            return ResolvedColumn(sql: "\"id\"", codec: codec, name: "token")
+        case \DefaultHistoryTransaction.transactionIdentifier, \DefaultHistoryTransaction.id:
+            return ResolvedColumn(sql: "\"id\"", codec: ValueCodec.forType(Int64.self)!, name: "transactionIdentifier")
+        case \DefaultHistoryTransaction.timestamp:
+            return ResolvedColumn(sql: "\"timestamp\"", codec: ValueCodec.forType(Date.self)!, name: "timestamp")
+        case \DefaultHistoryTransaction.author:
+            return ResolvedColumn(sql: "\"author\"", codec: ValueCodec.forType(String?.self)!, name: "author")
+        case \DefaultHistoryTransaction.bundleIdentifier:
+            return ResolvedColumn(sql: "\"bundle\"", codec: ValueCodec.forType(String.self)!, name: "bundleIdentifier")
+        case \DefaultHistoryTransaction.processIdentifier:
+            return ResolvedColumn(sql: "\"process\"", codec: ValueCodec.forType(String.self)!, name: "processIdentifier")
+        case \DefaultHistoryTransaction.storeIdentifier:
+            let literal = "'" + storeIdentifier.replacingOccurrences(of: "'", with: "''") + "'"
+            return ResolvedColumn(sql: literal, codec: ValueCodec.forType(String.self)!, name: "storeIdentifier")
+        default:
+            return nil
+        }
+    }
+}

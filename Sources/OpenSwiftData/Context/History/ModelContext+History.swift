@@ -1,0 +1,85 @@
+import Foundation
+
+// The stores' persistent history, read through the context.
+extension ModelContext {
+    /// The history transactions the descriptor selects, from every store of the container,
+    /// oldest first unless it sorts them otherwise.
+    ///
+    /// - Parameter descriptor: Which transactions (a predicate on their token, author,
+    ///   timestamp, identifiers), in what order, how many.
+    /// - Returns: The transactions with their changes.
+    /// - Throws: ``SwiftDataError/invalidTransactionFetchRequest`` when the predicate or a sort
+    ///   names something the history cannot answer, or the transaction type is not
+    ///   ``DefaultHistoryTransaction``.
+    public func fetchHistory<T>(_ descriptor: HistoryDescriptor<T>) throws -> [T] where T: HistoryTransaction {
+        guard let predicateDescriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> else {
+            throw SwiftDataError.invalidTransactionFetchRequest.explaining(
+                "\(T.self) is not a history this container keeps; fetch HistoryDescriptor<DefaultHistoryTransaction>")
+        }
+        var transactions: [DefaultHistoryTransaction] = []
+        let limit = descriptor.fetchLimit == 0 ? nil : Int(clamping: descriptor.fetchLimit)
+        for store in container.stores {
+            let columns = HistoryColumns(storeIdentifier: store.identifier)
+            let condition: SQLFragment?
+            let orderBy: String?
+            do {
+                condition = try predicateDescriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
+                orderBy = predicateDescriptor.sortBy.isEmpty ? nil : try SortTranslator.translation(of: predicateDescriptor.sortBy, columns: columns).orderBy
+            } catch let error as SwiftDataError {
+                throw SwiftDataError.invalidTransactionFetchRequest.explaining(
+                    "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
+            }
+            let read = try store.read { db in try StoreHistory.read(where: condition, orderBy: orderBy, limit: limit, in: db) }
+            transactions += read.map { transaction(from: $0, in: store) }
+        }
+        if container.stores.count > 1 {
+            transactions.sort { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }
+            if !predicateDescriptor.sortBy.isEmpty { transactions.sort(using: predicateDescriptor.sortBy) }
+            if let limit { transactions = Array(transactions.prefix(limit)) }
+        }
+        return transactions as! [T]
+    }
+
+    /// A recorded transaction as the public type, its changes typed with their models' classes.
+    private func transaction(from recorded: StoreHistory.Transaction, in store: SQLiteStore) -> DefaultHistoryTransaction {
+        DefaultHistoryTransaction(
+            id: recorded.id, timestamp: recorded.timestamp,
+            changes: recorded.changes.compactMap { change(from: $0.change, id: $0.id, transaction: recorded.id, in: store) },
+            token: DefaultHistoryToken(storeIdentifier: store.identifier, transaction: recorded.id),
+            storeIdentifier: store.identifier, bundleIdentifier: recorded.bundle, processIdentifier: recorded.process,
+            author: recorded.author)
+    }
+
+    /// The change typed with its model's class; `nil` for an entity the container's models no
+    /// longer have.
+    private func change(from recorded: StoreHistory.Change, id: Int64, transaction: Int64, in store: SQLiteStore) -> HistoryChange? {
+        guard let layout = container.schema.layouts[recorded.entity] else { return nil }
+        let identifier = PersistentIdentifier(storeIdentifier: store.identifier, entityName: recorded.entity, key: .row(recorded.row))
+        func make<M: PersistentModel>(_: M.Type) -> HistoryChange {
+            switch recorded.kind {
+            case .insert:
+                return .insert(DefaultHistoryInsert<M>(changeIdentifier: id, transactionIdentifier: transaction, changedPersistentIdentifier: identifier))
+            case .update:
+                let keyPaths = recorded.updated.compactMap { name -> (any PartialKeyPath<M> & Sendable)? in
+                    guard let keyPath = layout.properties.first(where: { $0.name == name })?.keyPath as? PartialKeyPath<M> else { return nil }
+                    // A model's key paths capture nothing; the key path is laid out as its class.
+                    return unsafeBitCast(keyPath, to: (any PartialKeyPath<M> & Sendable).self)
+                }
+                return .update(DefaultHistoryUpdate<M>(
+                    changeIdentifier: id, transactionIdentifier: transaction, changedPersistentIdentifier: identifier, updatedAttributes: keyPaths))
+            case .delete:
+                let table = store.tables[recorded.entity]
+                let values = recorded.tombstone.compactMap { attribute, stored -> (AnyKeyPath, Any)? in
+                    guard let column = table?.columns.first(where: { $0.name == attribute }),
+                          let value = try? column.codec.decode(StoredValue(stored))
+                    else { return nil }
+                    return (layout.properties[column.propertyIndex].keyPath, value)
+                }
+                return .delete(DefaultHistoryDelete<M>(
+                    changeIdentifier: id, transactionIdentifier: transaction, changedPersistentIdentifier: identifier,
+                    tombstone: HistoryTombstone(values: values)))
+            }
+        }
+        return make(layout.modelType)
+    }
+}

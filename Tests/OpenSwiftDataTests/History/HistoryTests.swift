@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import OpenSwiftData
+
+@Model final class Memo {
+    var title: String
+    @Attribute(.preserveValueOnDeletion) var code: String
+    var body: String = ""
+
+    init(title: String, code: String) {
+        self.title = title
+        self.code = code
+    }
+}
+
+/// Persistent history: every save that changes the store records a transaction with its
+/// changes, read back with `fetchHistory`.
+@Suite struct HistoryTests {
+    /// Three saves by two authors through a file, closed and reopened: inserts, an update of one
+    /// property, a delete keeping the preserved value.
+    func writeThreeSaves(_ url: URL) throws -> (first: PersistentIdentifier, second: PersistentIdentifier) {
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        context.author = "app"
+        let first = Memo(title: "groceries", code: "A1")
+        let second = Memo(title: "errands", code: "B2")
+        context.insert(first)
+        context.insert(second)
+        try context.save()
+        context.author = "widget"
+        first.body = "milk"
+        try context.save()
+        context.author = "app"
+        context.delete(second)
+        let identifiers = (first.persistentModelID, second.persistentModelID)
+        try context.save()
+        return identifiers
+    }
+
+    @Test func eachSaveIsATransactionWithItsChanges() throws {
+        let url = temporaryStoreURL("memos")
+        let (first, second) = try writeThreeSaves(url)
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.map(\.author) == ["app", "widget", "app"])
+        #expect(history.map { $0.changes.count } == [2, 1, 1])
+        #expect(history[0].changes.map(\.changedPersistentIdentifier) == [first, second])
+        #expect(history.allSatisfy { $0.bundleIdentifier == StoreHistory.bundleIdentifier && $0.processIdentifier == StoreHistory.processIdentifier })
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0.token < $1.token && $0.timestamp <= $1.timestamp })
+
+        guard case .insert(let insert as DefaultHistoryInsert<Memo>) = history[0].changes[0] else {
+            Issue.record("the first change is not an insert of a Memo")
+            return
+        }
+        #expect(insert.transactionIdentifier == history[0].transactionIdentifier)
+        guard case .update(let update as DefaultHistoryUpdate<Memo>) = history[1].changes[0] else {
+            Issue.record("the second transaction's change is not an update of a Memo")
+            return
+        }
+        #expect(update.changedPersistentIdentifier == first)
+        #expect(update.updatedAttributes.map { $0 as AnyKeyPath } == [\Memo.body as AnyKeyPath])
+        guard case .delete(let delete as DefaultHistoryDelete<Memo>) = history[2].changes[0] else {
+            Issue.record("the third transaction's change is not a delete of a Memo")
+            return
+        }
+        #expect(delete.changedPersistentIdentifier == second)
+        #expect(delete.tombstone[\Memo.code] as? String == "B2")
+        #expect(delete.tombstone[\Memo.title] == nil)
+        #expect(Array(delete.tombstone).count == 1)
+    }
+
+    /// A widget keeps the token of what it has seen in a file, and fetches what came after.
+    @Test func aTokenKeptAsJSONFetchesWhatCameAfter() throws {
+        let url = temporaryStoreURL("memos")
+        _ = try writeThreeSaves(url)
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        let kept = try JSONEncoder().encode(history[0].token)
+        let token = try JSONDecoder().decode(DefaultHistoryToken.self, from: kept)
+        #expect(token == history[0].token)
+        let later = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > token }))
+        #expect(later.map(\.transactionIdentifier) == history.dropFirst().map(\.transactionIdentifier))
+        let notMine = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.author != "app" }))
+        #expect(notMine.map(\.author) == ["widget"])
+        var newestFirst = HistoryDescriptor<DefaultHistoryTransaction>(sortBy: [SortDescriptor(\.transactionIdentifier, order: .reverse)])
+        newestFirst.fetchLimit = 2
+        #expect(try context.fetchHistory(newestFirst).map(\.transactionIdentifier) == history.reversed().prefix(2).map(\.transactionIdentifier))
+    }
+
+    @Test func aPredicateTheHistoryCannotAnswerIsAnInvalidRequest() throws {
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Memo(title: "a", code: "A"))
+        try context.save()
+        let error = #expect(throws: SwiftDataError.self) {
+            try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.changes.isEmpty }))
+        }
+        #expect(error == SwiftDataError.invalidTransactionFetchRequest)
+        #expect("\(error!)".contains("the history cannot answer the descriptor"))
+    }
+
+    /// A save that changes nothing records nothing, and a store no save has changed has no
+    /// history (and no history tables).
+    @Test func aStoreWithoutChangesHasNoHistory() throws {
+        let url = temporaryStoreURL("memos")
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        try context.save()
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '_osd_history%'")[0] as Int == 0)
+    }
+}
