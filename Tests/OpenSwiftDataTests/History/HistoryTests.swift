@@ -106,4 +106,48 @@ import Testing
         #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
         #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '_osd_history%'")[0] as Int == 0)
     }
+
+    /// A reader that caught up lets the app prune; a token from before the pruned transactions
+    /// is refused, one after them still reads.
+    @Test func prunedHistoryRefusesAnExpiredToken() throws {
+        let url = temporaryStoreURL("memos")
+        _ = try writeThreeSaves(url)
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        let (oldToken, caughtUp) = (history[0].token, history[1].token)
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= caughtUp }))
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.transactionIdentifier) == [history[2].transactionIdentifier])
+        let error = #expect(throws: SwiftDataError.self) {
+            try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > oldToken }))
+        }
+        #expect(error == SwiftDataError.historyTokenExpired)
+        #expect("\(error!)".contains("deleteHistory removed them"))
+        let after = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > caughtUp }))
+        #expect(after.count == 1)
+        #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM _osd_history_changes")[0] as Int == 1)
+    }
+
+    /// A save of many new rows is recorded as runs, and read back change by change.
+    @Test func aBulkSaveIsRecordedAsRunsAndReadChangeByChange() throws {
+        let url = temporaryStoreURL("memos")
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
+        let memos = (0..<500).map { Memo(title: "memo \($0)", code: "C\($0)") }
+        for memo in memos { context.insert(memo) }
+        try context.save()
+        for memo in memos { memo.body = "read" }
+        memos[10].title = "renamed"
+        try context.save()
+        let runs: Int = try rawRow(url, sql: "SELECT COUNT(*) FROM _osd_history_changes")[0]
+        #expect(runs <= 4)
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.map { $0.changes.count } == [500, 500])
+        #expect(history[0].changes.map(\.changedPersistentIdentifier) == memos.map(\.persistentModelID))
+        let updated = history[1].changes.compactMap { change -> [AnyKeyPath]? in
+            guard case .update(let update as DefaultHistoryUpdate<Memo>) = change else { return nil }
+            return update.updatedAttributes.map { $0 as AnyKeyPath }
+        }
+        #expect(updated.count == 500)
+        #expect(updated.filter { $0 == [\Memo.title as AnyKeyPath, \Memo.body as AnyKeyPath] }.count == 1)
+        #expect(updated.filter { $0 == [\Memo.body as AnyKeyPath] }.count == 499)
+    }
 }

@@ -5,12 +5,25 @@ import Foundation
 /// number, the store identifier the store's own (a constant).
 struct HistoryColumns: ColumnResolving {
     let storeIdentifier: String
+    /// The transaction numbers of the tokens the predicate compares with, as they are bound:
+    /// the fetch checks them against what `deleteHistory` removed.
+    let tokensCompared = TokensCompared()
+
+    final class TokensCompared: @unchecked Sendable {
+        private(set) var numbers: [Int64] = []
+        func note(_ number: Int64) { numbers.append(number) }
+    }
 
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
         switch keyPath {
         case \DefaultHistoryTransaction.token:
             let store = storeIdentifier
-            let codec = ValueCodec.integer(DefaultHistoryToken.self, write: { $0.transaction(in: store) }) {
+            let compared = tokensCompared
+            let codec = ValueCodec.integer(DefaultHistoryToken.self, write: { token in
+                let number = token.transaction(in: store)
+                compared.note(number)
+                return number
+            }) {
                 DefaultHistoryToken(storeIdentifier: store, transaction: $0)
             }
             return ResolvedColumn(sql: "\"id\"", codec: codec, name: "token")

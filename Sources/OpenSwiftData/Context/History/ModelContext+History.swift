@@ -29,7 +29,15 @@ extension ModelContext {
                 throw SwiftDataError.invalidTransactionFetchRequest.explaining(
                     "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
             }
-            let read = try store.read { db in try StoreHistory.read(where: condition, orderBy: orderBy, limit: limit, in: db) }
+            let read = try store.read { db in
+                // A token from before the transactions deleteHistory removed would miss them.
+                let pruned = try StoreHistory.prunedThrough(in: db)
+                if let oldest = columns.tokensCompared.numbers.min(), oldest < pruned {
+                    throw SwiftDataError.historyTokenExpired.explaining(
+                        "the history of the store \(store.identifier) no longer holds transactions up to \(pruned) (deleteHistory removed them), and the token compared with stands at \(oldest < 0 ? "its start" : "transaction \(oldest)"); start over from the store's current state, then keep the newest token")
+                }
+                return try StoreHistory.read(where: condition, orderBy: orderBy, limit: limit, in: db)
+            }
             transactions += read.map { transaction(from: $0, in: store) }
         }
         if container.stores.count > 1 {
@@ -38,6 +46,31 @@ extension ModelContext {
             if let limit { transactions = Array(transactions.prefix(limit)) }
         }
         return transactions as! [T]
+    }
+
+    /// Deletes the history transactions the descriptor selects, with their changes, from every
+    /// store of the container: keep a store's history from growing without bound once every
+    /// reader has caught up. A later fetch comparing with a token from before them throws
+    /// ``SwiftDataError/historyTokenExpired``.
+    ///
+    /// - Parameter descriptor: Which transactions (usually `#Predicate { $0.token <= caughtUp }`).
+    /// - Throws: ``SwiftDataError/invalidTransactionFetchRequest`` as ``fetchHistory(_:)`` does.
+    public func deleteHistory<T>(_ descriptor: HistoryDescriptor<T>) throws where T: HistoryTransaction {
+        guard let predicateDescriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> else {
+            throw SwiftDataError.invalidTransactionFetchRequest.explaining(
+                "\(T.self) is not a history this container keeps; delete with HistoryDescriptor<DefaultHistoryTransaction>")
+        }
+        for store in container.stores where !store.isReadOnly {
+            let columns = HistoryColumns(storeIdentifier: store.identifier)
+            let condition: SQLFragment?
+            do {
+                condition = try predicateDescriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
+            } catch let error as SwiftDataError {
+                throw SwiftDataError.invalidTransactionFetchRequest.explaining(
+                    "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
+            }
+            _ = try store.write { db in try StoreHistory.delete(where: condition, in: db) }
+        }
     }
 
     /// A recorded transaction as the public type, its changes typed with their models' classes.

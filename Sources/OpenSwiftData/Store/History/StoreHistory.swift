@@ -7,11 +7,16 @@ import GRDB
 ///
 /// - `_osd_history_transactions`: `id` (the transaction number, never reused), `timestamp`
 ///   (seconds since 2001), `author` (the context's), `bundle` and `process` (who saved).
-/// - `_osd_history_changes`: `id`, `transactionID`, `kind` (0 insert, 1 update, 2 delete),
-///   `entity`, `row` (the model's key), `updated` (an update's changed property names, comma
-///   separated).
+/// - `_osd_history_changes`: runs of changes of one kind to consecutive rows of one entity, each
+///   `transactionID`, `ordinal` (of its first change in the transaction), `kind` (0 insert,
+///   1 update, 2 delete), `entity`, `firstRow`, `count`, and `updated` (an update's changed
+///   property names, comma separated). A save of 100,000 new rows is one run: recording costs a
+///   row per run, not per change. A change's identifier is its transaction's number times 2³²
+///   plus its ordinal.
 /// - `_osd_history_tombstones`: for a delete, the stored value of each attribute marked
-///   `.preserveValueOnDeletion`, as the column held it.
+///   `.preserveValueOnDeletion`, as the column held it, by transaction and ordinal.
+/// - `_osd_history_pruned`: the highest transaction number `deleteHistory` removed; a token
+///   before it has lost transactions.
 ///
 /// Migrations' own writes are not recorded: a migration changes what rows mean, and history
 /// from before it keeps naming the rows and properties as they were.
@@ -19,11 +24,11 @@ enum StoreHistory {
     static let transactionsTable = "_osd_history_transactions"
     static let changesTable = "_osd_history_changes"
     static let tombstonesTable = "_osd_history_tombstones"
-    static let changesIndex = "_osd_history_changes_transaction"
+    static let prunedTable = "_osd_history_pruned"
 
-    /// The tables and indices history keeps, for the check of what a store may hold.
-    static let tableNames: Set<String> = [transactionsTable, changesTable, tombstonesTable]
-    static let indexNames: Set<String> = [changesIndex]
+    /// The tables history keeps, for the check of what a store may hold.
+    static let tableNames: Set<String> = [transactionsTable, changesTable, tombstonesTable, prunedTable]
+    static let indexNames: Set<String> = []
 
     enum Kind: Int64 {
         case insert = 0, update = 1, delete = 2
@@ -40,6 +45,11 @@ enum StoreHistory {
         var tombstone: [(attribute: String, value: DatabaseValue)] = []
     }
 
+    /// The identifier of the change at `ordinal` in transaction `transaction`.
+    static func changeIdentifier(transaction: Int64, ordinal: Int64) -> Int64 {
+        transaction << 32 | ordinal
+    }
+
     /// Who saves: this process's bundle identifier (its executable's name where it has none)
     /// and process identifier.
     static let bundleIdentifier = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
@@ -48,14 +58,15 @@ enum StoreHistory {
     static func createTables(in db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(transactionsTable.quotedDatabaseIdentifier) ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "author" TEXT, "bundle" TEXT NOT NULL, "process" TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS \(changesTable.quotedDatabaseIdentifier) ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "transactionID" INTEGER NOT NULL, "kind" INTEGER NOT NULL, "entity" TEXT NOT NULL, "row" INTEGER NOT NULL, "updated" TEXT);
-            CREATE INDEX IF NOT EXISTS \(changesIndex.quotedDatabaseIdentifier) ON \(changesTable.quotedDatabaseIdentifier) ("transactionID");
-            CREATE TABLE IF NOT EXISTS \(tombstonesTable.quotedDatabaseIdentifier) ("changeID" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value", PRIMARY KEY ("changeID", "attribute")) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(changesTable.quotedDatabaseIdentifier) ("transactionID" INTEGER NOT NULL, "ordinal" INTEGER NOT NULL, "kind" INTEGER NOT NULL, "entity" TEXT NOT NULL, "firstRow" INTEGER NOT NULL, "count" INTEGER NOT NULL, "updated" TEXT, PRIMARY KEY ("transactionID", "ordinal")) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(tombstonesTable.quotedDatabaseIdentifier) ("transactionID" INTEGER NOT NULL, "ordinal" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value", PRIMARY KEY ("transactionID", "ordinal", "attribute")) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(prunedTable.quotedDatabaseIdentifier) ("through" INTEGER NOT NULL);
             """)
     }
 
     /// Records a save's changes as one transaction, in `db`'s transaction; returns its number,
-    /// or `nil` when there was nothing to record.
+    /// or `nil` when there was nothing to record. Consecutive changes of one kind to
+    /// consecutive rows of one entity (with the same changed properties) are one run.
     ///
     /// - Parameter tablesExist: whether the tables are known to exist; they are made (if they
     ///   are not there) when not.
@@ -63,22 +74,34 @@ enum StoreHistory {
     static func record(_ changes: [Change], author: String?, tablesExist: Bool, in db: Database) throws -> Int64? {
         guard !changes.isEmpty else { return nil }
         if !tablesExist { try createTables(in: db) }
-        try db.execute(
-            sql: "INSERT INTO \(transactionsTable.quotedDatabaseIdentifier) (\"timestamp\", \"author\", \"bundle\", \"process\") VALUES (?, ?, ?, ?)",
-            arguments: [Date().timeIntervalSinceReferenceDate, author, bundleIdentifier, processIdentifier])
+        try db.cachedStatement(
+            sql: "INSERT INTO \(transactionsTable.quotedDatabaseIdentifier) (\"timestamp\", \"author\", \"bundle\", \"process\") VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [Date().timeIntervalSinceReferenceDate, author, bundleIdentifier, processIdentifier])
         let transaction = db.lastInsertedRowID
         let insert = try db.cachedStatement(
-            sql: "INSERT INTO \(changesTable.quotedDatabaseIdentifier) (\"transactionID\", \"kind\", \"entity\", \"row\", \"updated\") VALUES (?, ?, ?, ?, ?)")
-        let tombstone = try db.cachedStatement(
-            sql: "INSERT INTO \(tombstonesTable.quotedDatabaseIdentifier) (\"changeID\", \"attribute\", \"value\") VALUES (?, ?, ?)")
-        for change in changes {
+            sql: "INSERT INTO \(changesTable.quotedDatabaseIdentifier) (\"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\") VALUES (?, ?, ?, ?, ?, ?, ?)")
+        var start = 0
+        while start < changes.count {
+            let first = changes[start]
+            var end = start + 1
+            while end < changes.count, changes[end].kind == first.kind, changes[end].entity == first.entity,
+                  changes[end].row == changes[end - 1].row + 1, changes[end].updated == first.updated {
+                end += 1
+            }
             try insert.execute(arguments: [
-                transaction, change.kind.rawValue, change.entity, change.row,
-                change.updated.isEmpty ? nil : change.updated.joined(separator: ","),
+                transaction, Int64(start), first.kind.rawValue, first.entity, first.row, Int64(end - start),
+                first.updated.isEmpty ? nil : first.updated.joined(separator: ","),
             ])
-            let changeID = db.lastInsertedRowID
-            for (attribute, value) in change.tombstone {
-                try tombstone.execute(arguments: [changeID, attribute, value])
+            start = end
+        }
+        let tombstones = changes.enumerated().filter { !$0.element.tombstone.isEmpty }
+        if !tombstones.isEmpty {
+            let tombstone = try db.cachedStatement(
+                sql: "INSERT INTO \(tombstonesTable.quotedDatabaseIdentifier) (\"transactionID\", \"ordinal\", \"attribute\", \"value\") VALUES (?, ?, ?, ?)")
+            for (ordinal, change) in tombstones {
+                for (attribute, value) in change.tombstone {
+                    try tombstone.execute(arguments: [transaction, Int64(ordinal), attribute, value])
+                }
             }
         }
         return transaction
@@ -94,8 +117,36 @@ enum StoreHistory {
         var changes: [(id: Int64, change: Change)] = []
     }
 
-    /// The transactions `condition` selects (on the transactions table, named `t`), in
-    /// `orderBy`'s order (their numbers' otherwise), at most `limit`; with their changes.
+    /// The highest transaction number ``delete(where:in:)`` removed; 0 when none was.
+    static func prunedThrough(in db: Database) throws -> Int64 {
+        guard try db.tableExists(prunedTable) else { return 0 }
+        return try Int64.fetchOne(db, sql: "SELECT MAX(\"through\") FROM \(prunedTable.quotedDatabaseIdentifier)") ?? 0
+    }
+
+    /// Deletes the transactions `condition` selects, with their changes; returns how many.
+    static func delete(where condition: SQLFragment?, in db: Database) throws -> Int {
+        guard try db.tableExists(transactionsTable) else { return 0 }
+        var sql = "SELECT \"id\" FROM \(transactionsTable.quotedDatabaseIdentifier)"
+        if let condition { sql += " WHERE \(condition.sql)" }
+        let ids = try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(condition?.arguments ?? []))
+        guard let highest = ids.max() else { return 0 }
+        for table in [tombstonesTable, changesTable] {
+            try db.execute(
+                sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?))",
+                arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        }
+        try db.execute(
+            sql: "DELETE FROM \(transactionsTable.quotedDatabaseIdentifier) WHERE \"id\" IN (SELECT value FROM json_each(?))",
+            arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        try db.execute(sql: "DELETE FROM \(prunedTable.quotedDatabaseIdentifier) WHERE \"through\" < ?", arguments: [highest])
+        if try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM \(prunedTable.quotedDatabaseIdentifier)") == 0 {
+            try db.execute(sql: "INSERT INTO \(prunedTable.quotedDatabaseIdentifier) (\"through\") VALUES (?)", arguments: [highest])
+        }
+        return ids.count
+    }
+
+    /// The transactions `condition` selects, in `orderBy`'s order (their numbers' otherwise),
+    /// at most `limit`; with their changes.
     static func read(where condition: SQLFragment?, orderBy: String?, limit: Int?, in db: Database) throws -> [Transaction] {
         guard try db.tableExists(transactionsTable) else { return [] }
         var sql = "SELECT \"id\", \"timestamp\", \"author\", \"bundle\", \"process\" FROM \(transactionsTable.quotedDatabaseIdentifier)"
@@ -108,25 +159,32 @@ enum StoreHistory {
         }
         guard !transactions.isEmpty else { return [] }
         let position = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
-        let ids = transactions.map(\.id)
+        let ids = "[" + transactions.map { String($0.id) }.joined(separator: ",") + "]"
         var tombstones: [Int64: [(String, DatabaseValue)]] = [:]
         for row in try Row.fetchAll(
             db,
-            sql: "SELECT s.\"changeID\", s.\"attribute\", s.\"value\" FROM \(tombstonesTable.quotedDatabaseIdentifier) AS s JOIN \(changesTable.quotedDatabaseIdentifier) AS c ON c.\"id\" = s.\"changeID\" WHERE c.\"transactionID\" IN (\(TableLayout.placeholders(ids.count)))",
-            arguments: StatementArguments(ids))
+            sql: "SELECT \"transactionID\", \"ordinal\", \"attribute\", \"value\" FROM \(tombstonesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?))",
+            arguments: [ids])
         {
-            tombstones[row[0], default: []].append((row[1], row[2]))
+            tombstones[changeIdentifier(transaction: row[0], ordinal: row[1]), default: []].append((row[2], row[3]))
         }
         for row in try Row.fetchAll(
             db,
-            sql: "SELECT \"id\", \"transactionID\", \"kind\", \"entity\", \"row\", \"updated\" FROM \(changesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (\(TableLayout.placeholders(ids.count))) ORDER BY \"id\"",
-            arguments: StatementArguments(ids))
+            sql: "SELECT \"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\" FROM \(changesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?)) ORDER BY \"transactionID\", \"ordinal\"",
+            arguments: [ids])
         {
-            let id: Int64 = row[0]
-            guard let index = position[row[1]], let kind = Kind(rawValue: row[2]) else { continue }
-            let updated = (row[5] as String?).map { $0.split(separator: ",").map(String.init) } ?? []
-            transactions[index].changes.append(
-                (id, Change(kind: kind, entity: row[3], row: row[4], updated: updated, tombstone: tombstones[id] ?? [])))
+            let transaction: Int64 = row[0]
+            let ordinal: Int64 = row[1]
+            guard let index = position[transaction], let kind = Kind(rawValue: row[2]) else { continue }
+            let entity: String = row[3]
+            let firstRow: Int64 = row[4]
+            let count: Int64 = row[5]
+            let updated = (row[6] as String?).map { $0.split(separator: ",").map(String.init) } ?? []
+            for offset in 0..<count {
+                let id = changeIdentifier(transaction: transaction, ordinal: ordinal + offset)
+                transactions[index].changes.append(
+                    (id, Change(kind: kind, entity: entity, row: firstRow + offset, updated: updated, tombstone: tombstones[id] ?? [])))
+            }
         }
         return transactions
     }
