@@ -71,6 +71,29 @@ struct Inspect: ParsableCommand {
             for record in inspection.history {
                 print("  \(record.appliedAt.formatted(.iso8601))  \(record.fromVersion) → \(record.toVersion)  \(record.kind), \(record.rowsChanged) row change(s), \(record.milliseconds) ms")
             }
+            print("\nPersistent history: \(inspection.historyTransactions) transaction(s), \(inspection.historyChanges) change(s) (osd history lists them).")
+        }
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a store's persistent history: each save's transaction, who made it, and its changes.")
+
+    @Argument(help: "The store file.") var store: String
+    @Option(help: "List only the transactions after this transaction number.") var since: Int64?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let history = try StoreInspection.persistentHistory(ofStoreAt: URL(fileURLWithPath: store), since: since)
+            if json { return try printJSON(history) }
+            if history.isEmpty { print("No transactions\(since.map { " after \($0)" } ?? "").") }
+            for transaction in history {
+                let author = transaction.author.map { " by \($0)" } ?? ""
+                print("\(transaction.transaction)  \(transaction.timestamp.formatted(.iso8601))\(author)  (\(transaction.bundleIdentifier), process \(transaction.processIdentifier))")
+                for change in transaction.changes { print("  \(change)") }
+            }
         }
     }
 }

@@ -60,6 +60,18 @@ public struct StoreInspection: Codable, Sendable {
         public let appliedAt: Date
     }
 
+    /// A transaction of the store's persistent history, as `osd history` lists it.
+    public struct HistoryRecord: Codable, Sendable {
+        /// The transaction's number: `--since` it lists what came after.
+        public let transaction: Int64
+        public let timestamp: Date
+        public let author: String?
+        public let bundleIdentifier: String
+        public let processIdentifier: String
+        /// Each change: `insert Note 3`, `update Note 1 (title, body)`, `delete Note 2 {code: "B2"}`.
+        public let changes: [String]
+    }
+
     /// A file of the store, with its size.
     public struct File: Codable, Sendable, Equatable {
         public let path: String
@@ -74,6 +86,9 @@ public struct StoreInspection: Codable, Sendable {
     public let fingerprint: String
     public let entities: [Entity]
     public let history: [MigrationRecord]
+    /// How many transactions, and changes in them, the persistent history keeps.
+    public let historyTransactions: Int
+    public let historyChanges: Int
     /// The store, its write-ahead log when there is one, and nothing else.
     public let files: [File]
     /// Backups beside the store (`<store>.backup`).
@@ -119,6 +134,30 @@ public struct StoreInspection: Codable, Sendable {
         files = [url.path, url.path + "-wal"].compactMap(Self.file)
         backups = [url.path + ".backup"].compactMap(Self.file)
         foreignObjects = contents.foreignObjects.map(\.description)
+        historyTransactions = contents.persistentHistory.transactions
+        historyChanges = contents.persistentHistory.changes
+    }
+
+    /// The persistent history of the store at `url`: its transactions after `transaction`
+    /// (every one it keeps when `nil`), oldest first, each change named with its entity and
+    /// row. Reads only; needs no model class.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not a store.
+    public static func persistentHistory(ofStoreAt url: URL, since transaction: Int64? = nil) throws -> [HistoryRecord] {
+        try StoreFileReader.persistentHistory(url, since: transaction).map { recorded in
+            HistoryRecord(
+                transaction: recorded.id, timestamp: recorded.timestamp, author: recorded.author,
+                bundleIdentifier: recorded.bundle, processIdentifier: recorded.process,
+                changes: recorded.changes.map { _, change in
+                    switch change.kind {
+                    case .insert: return "insert \(change.entity) \(change.row)"
+                    case .update: return "update \(change.entity) \(change.row) (\(change.updated.joined(separator: ", ")))"
+                    case .delete:
+                        let kept = change.tombstone.map { "\($0.attribute): \($0.value)" }.joined(separator: ", ")
+                        return "delete \(change.entity) \(change.row)" + (kept.isEmpty ? "" : " {\(kept)}")
+                    }
+                })
+        }
     }
 
     /// Checks the store at `url`: SQLite's integrity and foreign-key checks, the metadata

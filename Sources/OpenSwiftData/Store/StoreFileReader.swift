@@ -14,6 +14,18 @@ enum StoreFileReader {
         let columnDefaults: [String: [String: String]]
         let history: [(from: String, to: String, kind: String, rowsChanged: Int, milliseconds: Int, appliedAt: Date)]
         let foreignObjects: [ForeignSchemaObjects.Object]
+        /// How many transactions and changes the persistent history keeps.
+        let persistentHistory: (transactions: Int, changes: Int)
+    }
+
+    /// The persistent history of the store at `url`, transactions after `since` (every one when
+    /// `nil`), oldest first; read without writing.
+    static func persistentHistory(_ url: URL, since: Int64?) throws -> [StoreHistory.Transaction] {
+        try withReader(url) { db in
+            _ = try requiredMetadata(db, url)
+            let condition = since.map { SQLFragment(sql: "\"id\" > ?", arguments: [$0.databaseValue]) }
+            return try StoreHistory.read(where: condition, orderBy: nil, limit: nil, in: db)
+        }
     }
 
     /// The metadata of the store at `url`, read alone (no row is counted).
@@ -67,9 +79,14 @@ enum StoreFileReader {
                     history.append((row[0], row[1], row[2], row[3], row[4], Date(timeIntervalSinceReferenceDate: row[5])))
                 }
             }
+            var persistentHistory = (transactions: 0, changes: 0)
+            if try db.tableExists(StoreHistory.transactionsTable), try db.tableExists(StoreHistory.changesTable) {
+                persistentHistory.transactions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(StoreHistory.transactionsTable.quotedDatabaseIdentifier)") ?? 0
+                persistentHistory.changes = try Int.fetchOne(db, sql: "SELECT TOTAL(\"count\") FROM \(StoreHistory.changesTable.quotedDatabaseIdentifier)").map { Int($0) } ?? 0
+            }
             return Contents(
                 metadata: metadata, rowCounts: rowCounts, indices: indices, columnDefaults: defaults, history: history,
-                foreignObjects: foreign.objects)
+                foreignObjects: foreign.objects, persistentHistory: persistentHistory)
         }
     }
 
