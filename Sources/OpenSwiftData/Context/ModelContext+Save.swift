@@ -16,6 +16,9 @@ extension ModelContext {
         case insertedIdentifiers
         case updatedIdentifiers
         case deletedIdentifiers
+        /// The history tokens of the transactions the save recorded, one per store it changed
+        /// (`[DefaultHistoryToken]`): where a reader of the history stands once it has seen them.
+        case historyTokens
     }
 
     /// Writes every pending insert, change and delete to the stores, one transaction per
@@ -44,8 +47,12 @@ extension ModelContext {
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
+        var historyTokens: [DefaultHistoryToken] = []
         for (store, changes) in changesByStore {
             let saved = try store.save(changes)
+            if let transaction = saved.historyTransaction {
+                historyTokens.append(DefaultHistoryToken(storeIdentifier: store.identifier, transaction: transaction))
+            }
             // Committed: done with, even if another store's write fails after this one.
             insertedIDs += finishInserts(changes.inserted, rowIDs: saved.insertedRowIDs, in: store)
             inserted.removeAll { !$0.isInserted }
@@ -74,6 +81,7 @@ extension ModelContext {
             NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
             NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
             NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
+            NotificationKey.historyTokens.rawValue: historyTokens,
         ])
     }
 

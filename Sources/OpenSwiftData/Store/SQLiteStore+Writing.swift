@@ -30,6 +30,8 @@ extension SQLiteStore {
         var insertedRowIDs: [Int64] = []
         /// The keys of the rows batch deletes removed, by entity, for those that report them.
         var deletedRowIDs: [String: [Int64]] = [:]
+        /// The number of the history transaction the save recorded; `nil` when it recorded none.
+        var historyTransaction: Int64?
     }
 
     /// Writes the changes in one transaction and returns the primary key of each inserted
@@ -95,7 +97,7 @@ extension SQLiteStore {
                         StoreHistory.Change(kind: .insert, entity: $0.layout.entityName, row: $1)
                     }
                     if !history.isEmpty {
-                        try StoreHistory.record(
+                        saved.historyTransaction = try StoreHistory.record(
                             history, author: changes.author, tablesExist: historyTablesExist.load(ordering: .relaxed), in: db)
                         recordedHistory = true
                     }

@@ -150,4 +150,20 @@ import Testing
         #expect(updated.filter { $0 == [\Memo.title as AnyKeyPath, \Memo.body as AnyKeyPath] }.count == 1)
         #expect(updated.filter { $0 == [\Memo.body as AnyKeyPath] }.count == 499)
     }
+
+    /// The did-save notification names where the history stands after the save.
+    @Test func didSaveCarriesTheTokensOfTheRecordedTransactions() throws {
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let tokens = Recorder<[DefaultHistoryToken]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { notification in
+            tokens.value += notification.userInfo?[ModelContext.NotificationKey.historyTokens.rawValue] as? [DefaultHistoryToken] ?? []
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        context.insert(Memo(title: "a", code: "A"))
+        try context.save()
+        context.insert(Memo(title: "b", code: "B"))
+        try context.save()
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(tokens.value == history.map(\.token))
+    }
 }
