@@ -26,27 +26,33 @@ struct CascadingDelete {
     }
 
     /// Deletes the rows of `table` that `condition` selects (all of them for `nil`) and what
-    /// their delete rules reach.
-    mutating func run(from table: TableLayout, where condition: SQLFragment?) throws {
+    /// their delete rules reach; returns, with `reportingKeys`, the keys of the deleted rows by
+    /// entity (for the store's history).
+    @discardableResult
+    mutating func run(from table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool = false) throws -> [(entity: String, rows: [Int64])] {
         if let condition {
             let selected = "SELECT \(Self.key) FROM \(table.tableName) WHERE \(condition.sql)"
-            guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return }
+            guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return [] }
         } else {
             try markAll(table.entity.name)
         }
         try cascade(from: table.entity.name)
         try checkDenyRules()
         try clearReferences()
+        var deleted: [(entity: String, rows: [Int64])] = []
+        let returning = reportingKeys ? " RETURNING \(Self.key)" : ""
         for (entity, rows) in doomed.sorted(by: { $0.key < $1.key }) {
             let table = tables[entity]!
+            let sql: String
             switch rows {
-            case .all:
-                try db.execute(sql: "DELETE FROM \(table.tableName)")
-            case .keys(let keyTable):
-                try db.execute(sql: "DELETE FROM \(table.tableName) WHERE \(Self.key) IN (\(keysSQL(entity)))")
-                try db.execute(sql: "DROP TABLE \(keyTable)")
+            case .all: sql = "DELETE FROM \(table.tableName)"
+            case .keys: sql = "DELETE FROM \(table.tableName) WHERE \(Self.key) IN (\(keysSQL(entity)))"
             }
+            let keys = try Int64.fetchAll(db, sql: sql + returning)
+            if reportingKeys { deleted.append((entity, keys.sorted())) }
+            if case .keys(let keyTable) = rows { try db.execute(sql: "DROP TABLE \(keyTable)") }
         }
+        return deleted
     }
 
     /// A `SELECT` of the keys of the entity's rows to delete.

@@ -63,7 +63,9 @@ extension SQLiteStore {
                         history += deleted.map { StoreHistory.Change(kind: .delete, entity: batch.table.entity.name, row: $0) }
                     case .applyingDeleteRules:
                         var cascade = CascadingDelete(db: db, tables: tables)
-                        try cascade.run(from: batch.table, where: condition)
+                        for (entity, rows) in try cascade.run(from: batch.table, where: condition, reportingKeys: !isMigrating) {
+                            history += rows.map { StoreHistory.Change(kind: .delete, entity: entity, row: $0) }
+                        }
                     }
                 }
                 // Deletes and updates go table by table in key order: the context hands them over

@@ -13,6 +13,18 @@ import Testing
     }
 }
 
+@Model final class Jotter {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \JotterPage.jotter) var pages: [JotterPage] = []
+    init(name: String) { self.name = name }
+}
+
+@Model final class JotterPage {
+    var number: Int
+    var jotter: Jotter?
+    init(number: Int) { self.number = number }
+}
+
 /// Persistent history: every save that changes the store records a transaction with its
 /// changes, read back with `fetchHistory`.
 @Suite struct HistoryTests {
@@ -165,5 +177,29 @@ import Testing
         try context.save()
         let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(tokens.value == history.map(\.token))
+    }
+
+    /// A batch delete run in SQL, its delete rules included, records every row it removes.
+    @Test func batchDeletesRecordEveryRowTheyRemove() throws {
+        let url = temporaryStoreURL("jotters")
+        do {
+            let context = ModelContext(try ModelContainer(for: Jotter.self, configurations: ModelConfiguration(url: url)))
+            for name in ["a", "b"] {
+                let jotter = Jotter(name: name)
+                context.insert(jotter)
+                jotter.pages = [JotterPage(number: 1), JotterPage(number: 2)]
+            }
+            try context.save()
+        }
+        let context = ModelContext(try ModelContainer(for: Jotter.self, configurations: ModelConfiguration(url: url)))
+        try context.delete(model: Jotter.self, where: #Predicate { $0.name == "a" })
+        try context.save()
+        let last = try #require(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last)
+        let deleted = last.changes.compactMap { change -> String? in
+            guard case .delete = change else { return nil }
+            return change.changedPersistentIdentifier.entityName
+        }
+        #expect(deleted.sorted() == ["Jotter", "JotterPage", "JotterPage"])
+        #expect(try context.fetchCount(FetchDescriptor<JotterPage>()) == 2)
     }
 }
