@@ -5,8 +5,10 @@ import GRDB
 /// HowValuesAreStored describes the tables it makes.
 ///
 /// The column order is part of every statement and of ``rowDecoder``: `_pk`, the attributes
-/// kept in the table in declaration order, then the to-one relationships' keys. Built once per
-/// store and never changed (a class, so that handing it on for every row is one retain).
+/// kept in the table in declaration order, then the to-one relationships' keys. The classes of
+/// a hierarchy share their root's table and select all its columns (``selectedColumns``).
+/// Built once per store and never changed (a class, so that handing it on for every row is one
+/// retain).
 final class TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
     // A class: fetches and saves pass columns around for every row, and a reference is handed
@@ -141,10 +143,11 @@ final class TableLayout: @unchecked Sendable {
             sharingValuesOf: other)
     }
 
-    /// The quoted table name.
+    /// The quoted table name: the entity's, or for a class of a hierarchy its root's.
     let tableName: String
     /// The names of the columns every fetch selects, in order: `_pk`, the attributes, the
-    /// to-one relationships' keys.
+    /// to-one relationships' keys; for a class of a hierarchy, `_pk`, `_entity` and every
+    /// column of the hierarchy's table, alike for all its classes.
     let selectedColumns: [String]
     /// `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
     let selectList: String
