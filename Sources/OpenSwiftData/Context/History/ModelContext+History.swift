@@ -32,7 +32,7 @@ extension ModelContext {
             let read = try store.read { db in
                 // A token from before the transactions deleteHistory removed would miss them.
                 let pruned = try StoreHistory.prunedThrough(in: db)
-                if let oldest = columns.tokensCompared.numbers.min(), oldest < pruned {
+                if pruned > 0, let oldest = columns.tokensCompared.numbers.min(), oldest < pruned {
                     throw SwiftDataError.historyTokenExpired.explaining(
                         "the history of the store \(store.identifier) no longer holds transactions up to \(pruned) (deleteHistory removed them), and the token compared with stands at \(oldest < 0 ? "its start" : "transaction \(oldest)"); start over from the store's current state, then keep the newest token")
                 }
