@@ -20,15 +20,7 @@ extension ModelContext {
         let limit = descriptor.fetchLimit == 0 ? nil : Int(clamping: descriptor.fetchLimit)
         for store in container.stores {
             let columns = HistoryColumns(storeIdentifier: store.identifier)
-            let condition: SQLFragment?
-            let orderBy: String?
-            do {
-                condition = try predicateDescriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
-                orderBy = predicateDescriptor.sortBy.isEmpty ? nil : try SortTranslator.translation(of: predicateDescriptor.sortBy, columns: columns).orderBy
-            } catch let error as SwiftDataError {
-                throw SwiftDataError.invalidTransactionFetchRequest.explaining(
-                    "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
-            }
+            let (condition, orderBy) = try Self.sql(of: predicateDescriptor, columns: columns, sorted: true)
             let read = try store.read { db in
                 // A token from before the transactions deleteHistory removed would miss them.
                 let pruned = try StoreHistory.prunedThrough(in: db)
@@ -61,15 +53,23 @@ extension ModelContext {
                 "\(T.self) is not a history this container keeps; delete with HistoryDescriptor<DefaultHistoryTransaction>")
         }
         for store in container.stores where !store.isReadOnly {
-            let columns = HistoryColumns(storeIdentifier: store.identifier)
-            let condition: SQLFragment?
-            do {
-                condition = try predicateDescriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
-            } catch let error as SwiftDataError {
-                throw SwiftDataError.invalidTransactionFetchRequest.explaining(
-                    "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
-            }
+            let (condition, _) = try Self.sql(of: predicateDescriptor, columns: HistoryColumns(storeIdentifier: store.identifier), sorted: false)
             _ = try store.write { db in try StoreHistory.delete(where: condition, in: db) }
+        }
+    }
+
+    /// The descriptor's predicate, and with `sorted` its sort, in SQL over one store's history;
+    /// what SQL cannot answer is an invalid request.
+    private static func sql(
+        of descriptor: HistoryDescriptor<DefaultHistoryTransaction>, columns: HistoryColumns, sorted: Bool
+    ) throws -> (condition: SQLFragment?, orderBy: String?) {
+        do {
+            let condition = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
+            let orderBy = !sorted || descriptor.sortBy.isEmpty ? nil : try SortTranslator.translation(of: descriptor.sortBy, columns: columns).orderBy
+            return (condition, orderBy)
+        } catch let error as SwiftDataError {
+            throw SwiftDataError.invalidTransactionFetchRequest.explaining(
+                "the history cannot answer the descriptor: \(error.explanation ?? "\(error)")")
         }
     }
 
