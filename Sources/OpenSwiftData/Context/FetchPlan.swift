@@ -9,21 +9,11 @@ struct FetchPlan {
     /// The other entities the condition and the order read through relationships.
     private(set) var relatedEntities: Set<String>
 
-    /// For a class of a hierarchy other than its root, that the row is of it or a subclass of
-    /// it (the root's table holds the rows of every class).
-    static func classCondition(_ table: TableLayout) -> SQLFragment? {
-        guard let names = table.hierarchyEntities, table.entity.superentity != nil else { return nil }
-        return SQLFragment(
-            sql: "\(table.tableName).\(TableLayout.entityColumn.quotedDatabaseIdentifier) IN (\(TableLayout.placeholders(names.count)))",
-            arguments: names.map(\.databaseValue))
-    }
-
     /// The plan, reading only the rows of its entity's own class, not its subclasses'.
     func excludingSubclasses() -> FetchPlan {
-        guard let names = table.hierarchyEntities, names.count > 1 else { return self }
+        guard let exactly = table.classCondition(exactly: true) else { return self }
         var plan = self
-        let column = "\(table.tableName).\(TableLayout.entityColumn.quotedDatabaseIdentifier)"
-        plan.condition = SQLFragment.allOf([condition, SQLFragment(sql: "\(column) = ?", arguments: [table.entity.name.databaseValue])])
+        plan.condition = SQLFragment.allOf([condition, exactly])
         return plan
     }
 
@@ -60,7 +50,7 @@ struct FetchPlan {
         let pendingDeletes = descriptor.includePendingChanges
             ? context.batchDeletes.filter { $0.table.entity.name == table.entity.name } : []
         condition = SQLFragment.allOf(
-            [Self.classCondition(table), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
+            [table.classCondition(), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
     }

@@ -62,13 +62,10 @@ struct StoreTableColumns: ColumnResolving {
             ancestor = layout.superclassLayout
         }
         let name = Schema.entityName(for: model)
-        guard let names = table.hierarchyEntities, names.contains(name), let target = tables[name],
-              let classes = target.hierarchyEntities
-        else { return nil }
-        let column = "\(qualifier).\(TableLayout.entityColumn.quotedDatabaseIdentifier)"
+        guard let names = table.hierarchyEntities, names.contains(name), let target = tables[name] else { return nil }
         return RowCast(
             columns: StoreTableColumns(target, qualifier: qualifier, tables: tables, storeIdentifier: storeIdentifier),
-            condition: SQLFragment(sql: "\(column) IN (\(TableLayout.placeholders(classes.count)))", arguments: classes.map(\.databaseValue)))
+            condition: target.classCondition(qualifiedBy: qualifier))
     }
 
     var rowIdentity: RowIdentity? {

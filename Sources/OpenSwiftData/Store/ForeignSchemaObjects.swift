@@ -117,7 +117,7 @@ struct ForeignSchemaObjects: Sendable {
     /// entity's table, its side tables, its join tables and their indices, and its indices.
     private static func expectedNames(_ schema: Schema) -> (tables: Set<String>, indices: Set<String>) {
         var tables = StoreHistory.tableNames.union([StoreMetadata.tableName, MigrationHistory.tableName])
-        var indices: Set<String> = StoreHistory.indexNames
+        var indices: Set<String> = []
         for entity in schema.entities {
             // A hierarchy's rows are in its root's table.
             tables.insert(entity.rootEntity.name)

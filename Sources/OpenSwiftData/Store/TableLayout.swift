@@ -68,6 +68,17 @@ final class TableLayout: @unchecked Sendable {
     /// The column holding the entity name of each row of a hierarchy's table.
     static let entityColumn = "_entity"
 
+    /// For a class of a hierarchy, that a row of its table (named `qualifier`, the table's own
+    /// name when `nil`) is of the class or, unless `exactly`, of a subclass of it; `nil` when
+    /// every row of the table qualifies (a flat entity, or the root with subclasses allowed).
+    func classCondition(qualifiedBy qualifier: String? = nil, exactly: Bool = false) -> SQLFragment? {
+        guard let names = hierarchyEntities else { return nil }
+        let classes = exactly ? [entity.name] : names
+        guard classes.count < names.count || entity.superentity != nil else { return nil }
+        let column = "\(qualifier ?? tableName).\(Self.entityColumn.quotedDatabaseIdentifier)"
+        return SQLFragment(sql: "\(column) IN (\(Self.placeholders(classes.count)))", arguments: classes.map(\.databaseValue))
+    }
+
     /// - Parameters:
     ///   - storedName: the table's name when it is not the entity's: a migration reads the old
     ///     version of a rebuilt table under another name.

@@ -26,20 +26,19 @@ struct HistoryColumns: ColumnResolving {
             }) {
                 DefaultHistoryToken(storeIdentifier: store, transaction: $0)
             }
-            return ResolvedColumn(sql: "\"id\"", codec: codec, name: "token")
+            return ResolvedColumn(sql: StoreHistory.Column.id.sql, codec: codec, name: "token")
         case \DefaultHistoryTransaction.transactionIdentifier, \DefaultHistoryTransaction.id:
-            return ResolvedColumn(sql: "\"id\"", codec: ValueCodec.forType(Int64.self)!, name: "transactionIdentifier")
+            return ResolvedColumn(sql: StoreHistory.Column.id.sql, codec: ValueCodec.forType(Int64.self)!, name: "transactionIdentifier")
         case \DefaultHistoryTransaction.timestamp:
-            return ResolvedColumn(sql: "\"timestamp\"", codec: ValueCodec.forType(Date.self)!, name: "timestamp")
+            return ResolvedColumn(sql: StoreHistory.Column.timestamp.sql, codec: ValueCodec.forType(Date.self)!, name: "timestamp")
         case \DefaultHistoryTransaction.author:
-            return ResolvedColumn(sql: "\"author\"", codec: ValueCodec.forType(String?.self)!, name: "author")
+            return ResolvedColumn(sql: StoreHistory.Column.author.sql, codec: ValueCodec.forType(String?.self)!, name: "author")
         case \DefaultHistoryTransaction.bundleIdentifier:
-            return ResolvedColumn(sql: "\"bundle\"", codec: ValueCodec.forType(String.self)!, name: "bundleIdentifier")
+            return ResolvedColumn(sql: StoreHistory.Column.bundle.sql, codec: ValueCodec.forType(String.self)!, name: "bundleIdentifier")
         case \DefaultHistoryTransaction.processIdentifier:
-            return ResolvedColumn(sql: "\"process\"", codec: ValueCodec.forType(String.self)!, name: "processIdentifier")
+            return ResolvedColumn(sql: StoreHistory.Column.process.sql, codec: ValueCodec.forType(String.self)!, name: "processIdentifier")
         case \DefaultHistoryTransaction.storeIdentifier:
-            let literal = "'" + storeIdentifier.replacingOccurrences(of: "'", with: "''") + "'"
-            return ResolvedColumn(sql: literal, codec: ValueCodec.forType(String.self)!, name: "storeIdentifier")
+            return ResolvedColumn(sql: StoreHistory.constant(storeIdentifier), codec: ValueCodec.forType(String.self)!, name: "storeIdentifier")
         default:
             return nil
         }

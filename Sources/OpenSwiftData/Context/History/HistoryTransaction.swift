@@ -25,11 +25,3 @@ public protocol HistoryToken: Comparable, Codable, Hashable, Identifiable, Senda
     associatedtype TokenType: Codable, Hashable, Sendable
     var tokenValue: TokenType? { get }
 }
-
-/// Something that keeps a history of its changes.
-public protocol HistoryProviding<HistoryType> {
-    associatedtype HistoryType: HistoryTransaction
-    static var historyType: HistoryType.Type { get }
-    func fetchHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws -> [HistoryType]
-    func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws
-}

@@ -28,7 +28,20 @@ enum StoreHistory {
 
     /// The tables history keeps, for the check of what a store may hold.
     static let tableNames: Set<String> = [transactionsTable, changesTable, tombstonesTable, prunedTable]
-    static let indexNames: Set<String> = []
+
+    /// The columns of the transactions table that predicates and sorts read.
+    enum Column: String {
+        case id, timestamp, author, bundle, process
+
+        /// The quoted column name.
+        var sql: String { rawValue.quotedDatabaseIdentifier }
+    }
+
+    /// `text` as an SQL string constant: a value every transaction of a store shares (its
+    /// identifier), for predicates that compare it.
+    static func constant(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
 
     enum Kind: Int64 {
         case insert = 0, update = 1, delete = 2
