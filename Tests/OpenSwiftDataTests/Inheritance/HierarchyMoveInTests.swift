@@ -7,7 +7,7 @@ import Testing
 
 enum FleetV1: VersionedSchema {
     static let versionIdentifier = Schema.Version(1, 0, 0)
-    static var models: [any PersistentModel.Type] { [Vehicle.self, Coach.self, Depot.self, Ticket.self] }
+    static var models: [any PersistentModel.Type] { [Vehicle.self, Coach.self, Depot.self, Ticket.self, Driver.self] }
 
     @Model final class Vehicle {
         var name: String
@@ -22,6 +22,7 @@ enum FleetV1: VersionedSchema {
         var name: String
         var seats: Int
         var depot: Depot?
+        var drivers: [Driver] = []
         init(name: String, seats: Int) {
             self.name = name
             self.seats = seats
@@ -39,11 +40,18 @@ enum FleetV1: VersionedSchema {
         var coach: Coach?
         init(number: Int) { self.number = number }
     }
+
+    /// Many-to-many with Coach: a join table holds the coaches' keys.
+    @Model final class Driver {
+        var name: String
+        @Relationship(inverse: \Coach.drivers) var coaches: [Coach] = []
+        init(name: String) { self.name = name }
+    }
 }
 
 enum FleetV2: VersionedSchema {
     static let versionIdentifier = Schema.Version(2, 0, 0)
-    static var models: [any PersistentModel.Type] { [Vehicle.self, Coach.self, Depot.self, Ticket.self] }
+    static var models: [any PersistentModel.Type] { [Vehicle.self, Coach.self, Depot.self, Ticket.self, Driver.self] }
 
     @Model class Vehicle {
         var name: String
@@ -54,6 +62,7 @@ enum FleetV2: VersionedSchema {
     @Model class Coach: Vehicle {
         var seats: Int
         var depot: Depot?
+        var drivers: [Driver] = []
         init(name: String, seats: Int) {
             self.seats = seats
             super.init(name: name)
@@ -70,6 +79,13 @@ enum FleetV2: VersionedSchema {
         var number: Int
         var coach: Coach?
         init(number: Int) { self.number = number }
+    }
+
+    /// Many-to-many with Coach: a join table holds the coaches' keys.
+    @Model final class Driver {
+        var name: String
+        @Relationship(inverse: \Coach.drivers) var coaches: [Coach] = []
+        init(name: String) { self.name = name }
     }
 }
 
@@ -94,6 +110,9 @@ enum FleetPlan: SchemaMigrationPlan {
             let ticket = FleetV1.Ticket(number: 7)
             context.insert(ticket)
             ticket.coach = blue
+            let ana = FleetV1.Driver(name: "Ana")
+            context.insert(ana)
+            ana.coaches = [red, blue]
         }
         let container = try ModelContainer(
             for: Schema(versionedSchema: FleetV2.self), migrationPlan: FleetPlan.self, configurations: ModelConfiguration(url: url))
@@ -111,6 +130,10 @@ enum FleetPlan: SchemaMigrationPlan {
         #expect(depot.coaches.map(\.name).sorted() == ["blue", "red"])
         let ticket = try #require(try context.fetch(FetchDescriptor<FleetV2.Ticket>()).first)
         #expect(ticket.coach?.name == "blue")
+        // Both columns of the join table followed the coaches' new keys.
+        let ana = try #require(try context.fetch(FetchDescriptor<FleetV2.Driver>()).first)
+        #expect(ana.coaches.map(\.name).sorted() == ["blue", "red"])
+        #expect(coaches.map { $0.drivers.map(\.name) } == [["Ana"], ["Ana"]])
         #expect(Set(vehicles.map(\.persistentModelID)).count == 4)
         #expect(try StoreInspection.problems(inStoreAt: url).isEmpty)
     }
