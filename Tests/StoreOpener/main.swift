@@ -8,7 +8,10 @@ import OpenSwiftData
 //   open-app     open it as the app does (version 2's models and the plan);
 //   open-widget  open it as an extension does (version 2's models, no plan);
 //   hold-v1      open it with version 1's models and the plan, say "ready", and once a line
-//                arrives on standard input read and save through the same container.
+//                arrives on standard input read and save through the same container;
+//   save-lines   open it with version 1's models and the plan, say "ready", then for each line
+//                "<count> [author]" on standard input save that many new entries in one save
+//                (by the author, if given) and say "saved <count>".
 // It says what happened on standard output: "waiting" while another process holds the store,
 // "willMigrate" and "didMigrate" as the stage runs, then "opened <version> <entries>
 // <entries whose units are wrong>" (exit 0) or "refused <why>" (exit 3).
@@ -68,6 +71,19 @@ do {
             say("saved")
         } catch {
             say("save refused \(error)")
+        }
+    case "save-lines":
+        let container = try ModelContainer(
+            for: Schema(versionedSchema: LedgerV1.self), migrationPlan: LedgerPlan.self, configurations: [configuration])
+        let context = ModelContext(container)
+        say("ready")
+        while let line = readLine() {
+            let words = line.split(separator: " ").map(String.init)
+            let count = Int(words.first ?? "") ?? 0
+            context.author = words.count > 1 ? words[1] : nil
+            for index in 0..<count { context.insert(LedgerV1.Entry(title: "line entry \(index)", cents: index)) }
+            try context.save()
+            say("saved \(count)")
         }
     default:
         say("unknown command \(arguments[1])")

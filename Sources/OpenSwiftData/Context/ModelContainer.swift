@@ -35,6 +35,11 @@ public class ModelContainer: Equatable, @unchecked Sendable {
 
     let orderedConfigurations: [ModelConfiguration]
     let stores: [SQLiteStore]
+    /// The name of the configuration each store was opened for, by store identifier.
+    let configurationNameByStore: [String: String]
+    /// How many observers want ``remoteChange`` posted, and the watches of the stores' commits
+    /// that post it while there is one.
+    let remoteChangeWatch = Mutex<(observers: Int, watches: [CommitWatcher.Watch])>((0, []))
     /// Whether this is a migration's container over its transaction, made while the app's
     /// container opens: nothing observes the models read through it.
     let isMigrating: Bool
@@ -147,13 +152,16 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         var stores: [SQLiteStore] = []
         var storeByEntity: [String: SQLiteStore] = [:]
         var reports: [MigrationReport] = []
+        var configurationNameByStore: [String: String] = [:]
         for storeLayout in layout.stores {
             let (store, report) = try Self.openStore(storeLayout, planVersions: layout.planVersions, progress: progress)
             stores.append(store)
+            configurationNameByStore[store.identifier] = storeLayout.configuration.name
             reports += report.map { [$0] } ?? []
             for entity in storeLayout.schema.entities { storeByEntity[entity.name] = store }
         }
         self.stores = stores
+        self.configurationNameByStore = configurationNameByStore
         self.storeByEntity = storeByEntity
         migrationReports = reports
         unreadableRelationships = UnreadableRelationships(models: Array(schema.layouts.values)) { storeByEntity[$0] }
@@ -221,6 +229,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             orderedConfigurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
         }
         stores = [store]
+        configurationNameByStore = [store.identifier: orderedConfigurations[0].name]
         migrationReports = []
         let storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
         self.storeByEntity = storeByEntity

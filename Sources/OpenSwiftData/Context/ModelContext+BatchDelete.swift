@@ -47,7 +47,7 @@ extension ModelContext {
             }
         }
         batchDeletes.append(query)
-        scheduleAutosave()
+        didChangeModels()
     }
 
     /// Hands the pending batch deletes that can no longer run in SQL (the context came to hold

@@ -16,8 +16,10 @@ extension ModelContext {
         case insertedIdentifiers
         case updatedIdentifiers
         case deletedIdentifiers
-        /// The history tokens of the transactions the save recorded, one per store it changed
-        /// (`[DefaultHistoryToken]`): where a reader of the history stands once it has seen them.
+        /// The history token just after the transactions the save recorded (a
+        /// ``DefaultHistoryToken`` covering each store it changed): where a reader of the history
+        /// stands once it has seen them. Only in ``ModelContext/didSave``, and only when the
+        /// save changed a store.
         case historyTokens
     }
 
@@ -47,11 +49,11 @@ extension ModelContext {
         var insertedIDs: [PersistentIdentifier] = []
         var updatedIDs: [PersistentIdentifier] = []
         var deletedIDs: [PersistentIdentifier] = []
-        var historyTokens: [DefaultHistoryToken] = []
+        var historyTransactions: [String: Int64] = [:]
         for (store, changes) in changesByStore {
             let saved = try store.save(changes)
             if let transaction = saved.historyTransaction {
-                historyTokens.append(DefaultHistoryToken(storeIdentifier: store.identifier, transaction: transaction))
+                historyTransactions[store.identifier] = transaction
             }
             // Committed: done with, even if another store's write fails after this one.
             insertedIDs += finishInserts(changes.inserted, rowIDs: saved.insertedRowIDs, in: store)
@@ -77,12 +79,15 @@ extension ModelContext {
             if changed.isEmpty, deleted.isEmpty { savedValues.removeAll() } else { savedValues.forgetSaved() }
         }
 
-        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
+        var userInfo: [String: Any] = [
             NotificationKey.insertedIdentifiers.rawValue: insertedIDs,
             NotificationKey.updatedIdentifiers.rawValue: updatedIDs,
             NotificationKey.deletedIdentifiers.rawValue: deletedIDs,
-            NotificationKey.historyTokens.rawValue: historyTokens,
-        ])
+        ]
+        if !historyTransactions.isEmpty {
+            userInfo[NotificationKey.historyTokens.rawValue] = DefaultHistoryToken(transactions: historyTransactions)
+        }
+        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: userInfo)
     }
 
     /// The pending changes, inserts, deletes and batch deletes, grouped by the store each
@@ -175,7 +180,18 @@ extension ModelContext {
         return identifiers
     }
 
-    func scheduleAutosave() {
+    /// What every change of the context's models leads to: its observers look again, and the
+    /// main context saves soon.
+    func didChangeModels() {
+        if !changeListeners.isEmpty { callChangeListeners() }
+        scheduleAutosave()
+    }
+
+    func callChangeListeners() {
+        for listener in changeListeners.values { listener() }
+    }
+
+    private func scheduleAutosave() {
         guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
         autosaveScheduled = true
         let context = UncheckedSendable(self)

@@ -44,6 +44,9 @@ public class ModelContext: Equatable {
     /// each (see `delete(model:where:includeSubclasses:)`).
     var batchDeletes: [FetchPlan] = []
     var autosaveScheduled = false
+    /// Called when the context's models change, are inserted or deleted, or it rolls back: the
+    /// ``ResultsObserver``s over the context, by observer.
+    var changeListeners: [ObjectIdentifier: () -> Void] = [:]
 
     /// Creates an independent context over the container's stores.
     ///
@@ -126,7 +129,7 @@ public class ModelContext: Equatable {
         } else {
             registered[state.layout.registryName, default: RowRegistry()][state.rowID!] = state
         }
-        scheduleAutosave()
+        didChangeModels()
     }
 
     /// Marks a model deleted; the next save removes it from its store. Deleting a model that
@@ -148,7 +151,7 @@ public class ModelContext: Equatable {
         state.isDeleted = true
         deleted[ObjectIdentifier(state)] = state
         changed.remove(state)
-        scheduleAutosave()
+        didChangeModels()
     }
 
     /// Called by a model's backing data when one of its values changes.
@@ -156,7 +159,7 @@ public class ModelContext: Equatable {
         if !state.isInserted, !state.isDeleted {
             changed.insert(state)
         }
-        scheduleAutosave()
+        didChangeModels()
     }
 
     /// Discards unsaved changes: inserted models are forgotten, changed models take back their
@@ -174,6 +177,7 @@ public class ModelContext: Equatable {
         for state in deleted.values { state.discardChanges() }
         deleted.removeAll()
         batchDeletes.removeAll()
+        callChangeListeners()
     }
 
     /// Applies pending changes to the object graph: inserts the new models that inserted or

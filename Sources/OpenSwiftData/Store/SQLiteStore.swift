@@ -29,6 +29,8 @@ final class SQLiteStore: Sendable {
     /// Whether the history's tables are known to exist (they are never dropped), so a save
     /// records without asking.
     let historyTablesExist = Atomic<Bool>(false)
+    /// Who listens to an in-memory store's commits (``watchCommits(_:)``).
+    let commitListeners = CommitListeners()
     private let connection: Connection
     private let statementCounter: StatementCounter
 
@@ -362,7 +364,7 @@ final class SQLiteStore: Sendable {
                 throw SwiftDataError.modelValidationFailure.explaining(
                     "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was written")
             }
-            return try writer.writeWithoutTransaction { db in
+            let result = try writer.writeWithoutTransaction { db in
                 // Immediate, as GRDB's own: the write lock is taken at once, so a writer in
                 // another process makes this one wait its busy timeout instead of failing
                 // when a deferred transaction would upgrade.
@@ -378,6 +380,9 @@ final class SQLiteStore: Sendable {
                     throw error
                 }
             }
+            // Announced once the connection is free again: a listener may read the store.
+            signalCommit()
+            return result
         case .migration(let db):
             var result: T?
             try db.value.inSavepoint {

@@ -67,6 +67,11 @@ final class StoreOpenerProcess: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
+    /// Ends the process's standard input: a command reading lines then finishes.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }

@@ -42,6 +42,16 @@ public struct DefaultHistoryToken: HistoryToken, StoredAsInteger {
         tokenValue = [storeIdentifier: transaction]
     }
 
+    init(transactions: [String: Int64]) {
+        tokenValue = transactions
+    }
+
+    /// The identifier of the store the token covers; for a token covering several stores (a
+    /// save's, when it changed more than one), the first of their identifiers in order.
+    public var storeIdentifier: String {
+        tokenValue?.keys.min() ?? ""
+    }
+
     /// The transaction number the token gives `storeIdentifier`: -1 when it has none (the
     /// token comes before every transaction of that store).
     func transaction(in storeIdentifier: String) -> Int64 {

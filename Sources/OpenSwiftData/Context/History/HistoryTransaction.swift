@@ -25,3 +25,10 @@ public protocol HistoryToken: Comparable, Codable, Hashable, Identifiable, Senda
     associatedtype TokenType: Codable, Hashable, Sendable
     var tokenValue: TokenType? { get }
 }
+
+extension HistoryToken {
+    /// The identifier of the store the token covers; empty for a token type that does not say.
+    public var storeIdentifier: String {
+        (self as? DefaultHistoryToken)?.storeIdentifier ?? ""
+    }
+}

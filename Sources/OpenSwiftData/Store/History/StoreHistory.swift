@@ -201,4 +201,39 @@ enum StoreHistory {
         }
         return transactions
     }
+
+    /// The number of the newest transaction the store recorded (or `deleteHistory` removed); 0
+    /// before its first.
+    static func lastTransaction(in db: Database) throws -> Int64 {
+        guard try db.tableExists(transactionsTable) else { return 0 }
+        let newest = try Int64.fetchOne(db, sql: "SELECT MAX(\"id\") FROM \(transactionsTable.quotedDatabaseIdentifier)") ?? 0
+        return max(newest, try prunedThrough(in: db))
+    }
+
+    /// A transaction as an observer filters it: who saved, and which entities it changed.
+    struct Summary {
+        let id: Int64
+        let author: String?
+        var entities: Set<String>
+    }
+
+    /// The transactions after number `transaction`, oldest first, with the entities they changed.
+    static func summaries(after transaction: Int64, in db: Database) throws -> [Summary] {
+        guard try db.tableExists(transactionsTable) else { return [] }
+        var summaries: [Summary] = []
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT t."id", t."author", c."entity" FROM \(transactionsTable.quotedDatabaseIdentifier) t
+                LEFT JOIN (SELECT DISTINCT "transactionID", "entity" FROM \(changesTable.quotedDatabaseIdentifier) WHERE "transactionID" > ?1) c
+                ON c."transactionID" = t."id" WHERE t."id" > ?1 ORDER BY t."id"
+                """,
+            arguments: [transaction])
+        {
+            let id: Int64 = row[0]
+            if summaries.last?.id != id { summaries.append(Summary(id: id, author: row[1], entities: [])) }
+            if let entity = row[2] as String? { summaries[summaries.count - 1].entities.insert(entity) }
+        }
+        return summaries
+    }
 }
