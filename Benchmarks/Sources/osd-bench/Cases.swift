@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import OpenSwiftData
+@_spi(Benchmarks) import OpenSwiftData
 
 /// What a child process runs: `once` before the warm-up, `before` untimed before each run,
 /// `body` timed (returns a checksum so nothing is optimised away), `after` untimed.
@@ -31,7 +31,7 @@ struct BenchCase {
 }
 
 let allCases: [BenchCase] = [
-    BenchCase(id: "A1", title: "Insert 10-integer items in one transaction", drivers: ["raw", "grdb", "grdb-record", "ours"],
+    BenchCase(id: "A1", title: "Insert 10-integer items in one transaction (ours-no-history: without recording persistent history)", drivers: ["raw", "grdb", "grdb-record", "ours-no-history", "ours"],
               quick: [10_000, 50_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "A2", title: "Fetch all 10-integer items", drivers: ["raw", "raw-class", "raw-observable", "grdb", "grdb-record", "ours"],
               quick: [20_000, 200_000], full: [20_000, 200_000, 1_000_000]),
@@ -53,7 +53,7 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B5", title: "Rename every Jane to Wendy + save", drivers: ["raw", "grdb-record", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
-    BenchCase(id: "B6", title: "Update every user's age + save", drivers: ["raw", "grdb-record", "ours"],
+    BenchCase(id: "B6", title: "Update every user's age + save (ours-no-history: without recording persistent history)", drivers: ["raw", "grdb-record", "ours-no-history", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "B7", title: "Delete all users", drivers: ["raw", "grdb", "grdb-record", "ours", "ours-each"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
@@ -70,8 +70,10 @@ let allCases: [BenchCase] = [
               quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "D4", title: "Object graph: D1 with one school, so its students relationship grows to N", drivers: ["raw", "grdb", "ours"],
               quick: [10_000], full: [10_000, 100_000]),
-    BenchCase(id: "E1", title: "Commit cost: 1 000 single-object saves", drivers: ["raw", "grdb", "ours"],
+    BenchCase(id: "E1", title: "Commit cost: 1 000 single-object saves (ours-no-history: without recording persistent history)", drivers: ["raw", "grdb", "ours-no-history", "ours"],
               quick: [1_000], full: [1_000]),
+    BenchCase(id: "E2", title: "Change noticed: 100 single-object saves, each waited for until a HistoryObserver of another container on the file counts it (ours-unwatched: the saves alone)", drivers: ["ours-unwatched", "ours"],
+              quick: [100], full: [100]),
     BenchCase(id: "G1", title: "Migration: add optional + defaulted attribute (open included)", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], constantTime: true),
     BenchCase(id: "G2", title: "Migration: rename attribute (originalName) (open included)", drivers: ["raw", "grdb", "ours"],
@@ -105,6 +107,15 @@ let physicsASQL = #"SELECT "Student"."name" FROM "Grade" JOIN "Student" ON "Stud
 /// F1 and G6's first query, in the plan our sorted, limited fetch uses.
 let firstUsersSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" ORDER BY "age", "_pk" LIMIT 50"#
 func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> Job {
+    if driver == "ours-no-history" {
+        var job = try makeJob(case: id, driver: "ours", size: n, dir: dir)
+        let once = job.once
+        job.once = {
+            ModelContainer.recordsPersistentHistory = false
+            try once()
+        }
+        return job
+    }
     let setup = JobSetup(id: id, driver: driver, n: n, url: dir.appendingPathComponent("\(id)-\(driver)-\(n).store"))
     switch (id, driver) {
     case ("A1", "raw"), ("A1", "grdb"), ("A1", "grdb-record"), ("A1", "ours"):
@@ -129,6 +140,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         return try setup.objectGraphJob()
     case ("E1", "raw"), ("E1", "grdb"), ("E1", "ours"):
         return try setup.commitJob()
+    case ("E2", _):
+        return try setup.noticedSavesJob()
     case ("G1", _), ("G2", _), ("G3", _), ("G4", _), ("G5", _), ("G7", _):
         return try setup.migrationJob()
     case ("H1", "ours"):

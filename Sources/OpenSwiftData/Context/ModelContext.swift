@@ -146,6 +146,7 @@ public class ModelContext: Equatable {
             state.isDeleted = true
             state.context = nil
             state.model = nil
+            didChangeModels()
             return
         }
         state.isDeleted = true

@@ -88,7 +88,7 @@ extension SQLiteStore {
                 for state in changes.updated {
                     try writer.writeRelationships(of: state, onlyChanged: true)
                 }
-                if !isMigrating {
+                if !isMigrating, Self.recordsHistory.load(ordering: .relaxed) {
                     history += try changes.deleted.map { try historyOfDelete($0) }
                     history += changes.updated.map { state in
                         StoreHistory.Change(
