@@ -150,13 +150,13 @@ final class CommitWatcher: Sendable {
         while true {
             let names = waitForWrites(timeout: nextRecheck())
             let now = ContinuousClock.now
-            let files = state.withLock { state in
-                state.files.values.filter { file in
-                    names == nil || names!.contains(file.fileName) || names!.contains(file.logName)
-                        || (file.recheckAt.map { $0 <= now } ?? false)
-                }
+            func wasWritten(_ file: WatchedFile) -> Bool {
+                names.map { $0.contains(file.fileName) || $0.contains(file.logName) } ?? true
             }
-            for file in files { check(file, wasWritten: names == nil || names!.contains(file.fileName) || names!.contains(file.logName)) }
+            let due = state.withLock { state in
+                state.files.values.filter { file in wasWritten(file) || (file.recheckAt.map { $0 <= now } ?? false) }
+            }
+            for file in due { check(file, wasWritten: wasWritten(file)) }
         }
     }
 
@@ -192,12 +192,13 @@ final class CommitWatcher: Sendable {
 
     #if canImport(Glibc)
     /// Waits for writes in the watched directories, at most `timeout` (forever when `nil`);
-    /// returns the names of the files written.
+    /// returns the names of the files written, `nil` when any may have been.
     private func waitForWrites(timeout: Duration?) -> Set<String>? {
         var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
         let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 + 1) } ?? -1
         guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
         var names: Set<String> = []
+        var overflowed = false
         let bufferSize = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: MemoryLayout<inotify_event>.alignment)
         defer { buffer.deallocate() }
@@ -208,6 +209,8 @@ final class CommitWatcher: Sendable {
             while offset < count {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
                 let headerSize = MemoryLayout<inotify_event>.size
+                // Events were dropped: any store may have been written.
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { overflowed = true }
                 if event.len > 0 {
                     let name = buffer.advanced(by: offset + headerSize).assumingMemoryBound(to: CChar.self)
                     names.insert(String(cString: name))
@@ -215,7 +218,7 @@ final class CommitWatcher: Sendable {
                 offset += headerSize + Int(event.len)
             }
         }
-        return names
+        return overflowed ? nil : names
     }
     #else
     /// Without inotify: waits a quarter of a second, then has every watched store checked.
