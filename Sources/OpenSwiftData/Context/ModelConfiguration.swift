@@ -191,3 +191,8 @@ public struct ModelConfiguration: Identifiable, Hashable, CustomDebugStringConve
         }
     }
 }
+
+extension ModelConfiguration: DataStoreConfiguration {
+    /// A model configuration opens an SQLite store.
+    public typealias Store = DefaultStore
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+// The containers of iOS 18's form: configurations of any kind of store.
+extension ModelContainer {
+    /// A container for these models, opening each configuration's store (iOS 18's form, taking
+    /// any kind of store's configuration).
+    ///
+    /// - Parameters:
+    ///   - forTypes: The models; the models they reach through relationships are included.
+    ///   - configurations: The stores.
+    /// - Throws: What ``init(for:migrationPlan:configurations:)-(_,_,[ModelConfiguration])``
+    ///   throws, and ``SwiftDataError/loadIssueModelContainer`` for a configuration whose store
+    ///   OpenSwiftData cannot run.
+    public convenience init(for forTypes: any PersistentModel.Type..., configurations: any DataStoreConfiguration...) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: nil, configurations: configurations)
+    }
+
+    /// A container for a schema's models, opening each configuration's store (iOS 18's form).
+    ///
+    /// - Parameters:
+    ///   - givenSchema: The models.
+    ///   - configurations: The stores.
+    /// - Throws: What ``init(for:migrationPlan:configurations:)-(_,_,[ModelConfiguration])``
+    ///   throws, and ``SwiftDataError/loadIssueModelContainer`` for a configuration whose store
+    ///   OpenSwiftData cannot run.
+    public convenience init(for givenSchema: Schema, configurations: [any DataStoreConfiguration]) throws {
+        try self.init(for: givenSchema, migrationPlan: nil, configurations: configurations)
+    }
+
+    /// A container for a schema's models, opening (and, with a plan, migrating) each
+    /// configuration's store, of any kind. SwiftData's iOS 18 form takes no plan; this one
+    /// (OpenSwiftData's) does, so that a store of another kind migrates as an SQLite one does.
+    ///
+    /// - Parameters:
+    ///   - givenSchema: The models.
+    ///   - migrationPlan: The plan that migrates stores written by earlier versions.
+    ///   - configurations: The stores.
+    /// - Throws: What ``init(for:migrationPlan:configurations:)-(_,_,[ModelConfiguration])``
+    ///   throws, and ``SwiftDataError/loadIssueModelContainer`` for a configuration whose store
+    ///   OpenSwiftData cannot run.
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]
+    ) throws {
+        var models: [ModelConfiguration] = []
+        for configuration in configurations {
+            guard let model = configuration as? ModelConfiguration else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which OpenSwiftData cannot run in a container: it runs its own stores (SQLite through ModelConfiguration); nothing was opened")
+            }
+            try model.validate()
+            models.append(model)
+        }
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: models)
+    }
+
+    private static func storeType<C: DataStoreConfiguration>(of configuration: C) -> String {
+        "\(C.Store.self)"
+    }
+}
