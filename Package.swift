@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "OpenSwiftData", targets: ["OpenSwiftData"]),
         // `import SwiftData` for code built where Apple's SwiftData does not exist (Linux).
         .library(name: "SwiftData", targets: ["SwiftData"]),
+        // The PostgreSQL store, a product of its own so that SQLite-only apps never build
+        // postgres-nio.
+        .library(name: "OpenSwiftDataPostgres", targets: ["OpenSwiftDataPostgres"]),
         .executable(name: "osd", targets: ["osd"]),
     ],
     dependencies: [
@@ -24,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .macro(
@@ -54,6 +60,17 @@ let package = Package(
         .target(
             name: "SwiftData",
             dependencies: ["OpenSwiftData"]
+        ),
+        .target(
+            name: "OpenSwiftDataPostgres",
+            dependencies: [
+                "OpenSwiftData",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "PixarFilmTracker",
@@ -93,6 +110,10 @@ let package = Package(
                 "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "OpenSwiftDataPostgresTests",
+            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData"]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

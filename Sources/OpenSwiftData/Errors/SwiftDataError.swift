@@ -45,7 +45,7 @@ public struct SwiftDataError: Error, Hashable, CustomStringConvertible, Sendable
     }
 
     /// The same kind of error, with an explanation for people.
-    func explaining(_ explanation: String) -> SwiftDataError {
+    package func explaining(_ explanation: String) -> SwiftDataError {
         SwiftDataError(kind, explanation)
     }
 

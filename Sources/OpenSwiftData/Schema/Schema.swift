@@ -26,7 +26,7 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     /// Whether the schema is a `VersionedSchema`'s, or the version of a migration plan its
     /// models match: a store written with it is then migrated only through the app's plan.
     /// Set only as the schema is made.
-    var isVersioned = false
+    package var isVersioned = false
     /// What is wrong with the models, found while building the schema; opening a container with
     /// the schema throws them.
     let problems: [String]
@@ -151,7 +151,7 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     }
 
     /// Throws the problems found in the models, if any, naming each model and property.
-    func validate() throws {
+    package func validate() throws {
         guard problems.isEmpty else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the models cannot be stored:\n" + problems.map { "- \($0)" }.joined(separator: "\n"))
@@ -179,7 +179,7 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
 
     /// The schema's JSON with keys sorted and entities in name order: equal schemas give equal
     /// bytes.
-    func canonicalJSON() throws -> Data {
+    package func canonicalJSON() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(self)

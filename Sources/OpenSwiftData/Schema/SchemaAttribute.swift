@@ -18,7 +18,7 @@ extension Schema {
         /// the meaning of its data changed.
         public var hashModifier: String?
         /// What the column holds; `nil` when the value type cannot be stored.
-        var storageType: StorageType?
+        package var storageType: StorageType?
         /// The name of the Swift value type, as recorded in a store's snapshot.
         var valueTypeName: String
 

@@ -42,13 +42,13 @@ extension Schema {
         }
 
         /// The attributes in declaration order, inherited ones first.
-        var attributesInOrder: [Attribute] { properties.compactMap { $0 as? Attribute } }
+        package var attributesInOrder: [Attribute] { properties.compactMap { $0 as? Attribute } }
         /// The relationships in declaration order, inherited ones first.
-        var relationshipsInOrder: [Relationship] { properties.compactMap { $0 as? Relationship } }
+        package var relationshipsInOrder: [Relationship] { properties.compactMap { $0 as? Relationship } }
         /// The attributes the entity declares itself, in order.
-        var declaredAttributes: [Attribute] { storedProperties.compactMap { $0 as? Attribute } }
+        package var declaredAttributes: [Attribute] { storedProperties.compactMap { $0 as? Attribute } }
         /// The relationships the entity declares itself, in order.
-        var declaredRelationships: [Relationship] { storedProperties.compactMap { $0 as? Relationship } }
+        package var declaredRelationships: [Relationship] { storedProperties.compactMap { $0 as? Relationship } }
 
         /// An entity with no properties, constraints or indices.
         ///
@@ -218,7 +218,7 @@ extension Schema.Entity {
     }
 
     /// The entity at the root of the entity's hierarchy: itself when it has no superentity.
-    var rootEntity: Schema.Entity {
+    package var rootEntity: Schema.Entity {
         var entity = self
         while let superentity = entity.superentity, superentity !== self { entity = superentity }
         return entity
@@ -226,7 +226,7 @@ extension Schema.Entity {
 
     /// The entity that declares `property`, one of this entity's: itself, or the superentity
     /// it inherits the property from.
-    func declaring(_ property: any SchemaProperty) -> Schema.Entity {
+    package func declaring(_ property: any SchemaProperty) -> Schema.Entity {
         let object = property as AnyObject
         var entity = self
         while !entity.storedProperties.contains(where: { ($0 as AnyObject) === object }), let superentity = entity.superentity {
@@ -242,7 +242,7 @@ extension Schema.Entity {
     }
 
     /// How many superentities are above the entity.
-    var depth: Int {
+    package var depth: Int {
         var depth = 0
         var entity = self
         while let superentity = entity.superentity, depth < 64 {
@@ -253,7 +253,7 @@ extension Schema.Entity {
     }
 
     /// The entity and every entity below it in its hierarchy.
-    var selfAndDescendants: [Schema.Entity] {
+    package var selfAndDescendants: [Schema.Entity] {
         [self] + subentities.sorted { $0.name < $1.name }.flatMap(\.selfAndDescendants)
     }
 }

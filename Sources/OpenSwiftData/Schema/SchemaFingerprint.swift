@@ -10,7 +10,7 @@ extension Schema {
     /// structure: default values, delete rules, `originalName`s, the declared version number and
     /// the order of declarations. Two versions of a migration plan with equal fingerprints are
     /// the same version as far as a store can tell.
-    var fingerprint: String {
+    package var fingerprint: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let structure = entities.map(EntityStructure.init)

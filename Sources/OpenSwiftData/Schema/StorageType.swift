@@ -4,7 +4,7 @@
 /// Two attributes with the same storage type hold interchangeable values, so a change of Swift
 /// type that keeps the storage type (an `enum` with `String` raw values replacing a `String`)
 /// needs no migration, while one that changes it (`String` to `Int`) does.
-enum StorageType: String, Codable, Hashable, Sendable {
+package enum StorageType: String, Codable, Hashable, Sendable {
     case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64
     case double, float, decimal, string, date, url, uuid, data
     /// A `Codable` value kept as JSON text.

@@ -1,0 +1,66 @@
+import Foundation
+import OpenSwiftData
+
+/// A store in a PostgreSQL database: the server and database (a `postgres://` URL), and the
+/// PostgreSQL schema its tables live in.
+///
+/// ```swift
+/// let configuration = PostgresConfiguration(
+///     url: URL(string: "postgres://app:secret@db.internal:5432/films")!, databaseSchema: "catalog")
+/// let container = try ModelContainer(for: Film.self, configurations: configuration)
+/// ```
+///
+/// Several containers, in one server process or many, open the same configuration: PostgreSQL
+/// keeps their saves apart, one transaction each. Two configurations with different
+/// `databaseSchema`s are two stores in one database.
+public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
+    public typealias Store = PostgresStore
+
+    /// The configuration's name, unique among a container's configurations.
+    public let name: String
+    /// The entities the store holds; `nil` for all of the container's.
+    public var schema: Schema?
+    /// The database: `postgres://user:password@host:port/database`. The port defaults to 5432,
+    /// the database to the user's name.
+    public let url: URL
+    /// The PostgreSQL schema (namespace) the store's tables live in; created when missing.
+    public let databaseSchema: String
+    /// Whether the store refuses saves: for a read replica, or a reporting process.
+    public let isReadOnly: Bool
+
+    /// A PostgreSQL store.
+    ///
+    /// - Parameters:
+    ///   - name: The configuration's name; "default" when `nil`.
+    ///   - schema: The entities the store holds; `nil` for all of the container's.
+    ///   - url: The database, as `postgres://user:password@host:port/database`.
+    ///   - databaseSchema: The PostgreSQL schema its tables live in; `public` when `nil`.
+    ///   - isReadOnly: Whether saves are refused.
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, databaseSchema: String? = nil, isReadOnly: Bool = false) {
+        self.name = name ?? "default"
+        self.schema = schema
+        self.url = url
+        self.databaseSchema = databaseSchema ?? "public"
+        self.isReadOnly = isReadOnly
+    }
+
+    /// Throws, saying what to write instead, for a URL that does not name a PostgreSQL
+    /// database, or an empty schema name.
+    public func validate() throws {
+        _ = try PostgresEndpoint(url, configuration: name)
+        guard !databaseSchema.isEmpty, !databaseSchema.utf8.contains(0) else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the configuration \(name) names an empty database schema (or one with a NUL); give databaseSchema a name, or nil for public")
+        }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.databaseSchema == rhs.databaseSchema && lhs.isReadOnly == rhs.isReadOnly
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(url)
+        hasher.combine(databaseSchema)
+    }
+}

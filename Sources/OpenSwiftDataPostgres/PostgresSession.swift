@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import OpenSwiftData
+import PostgresNIO
+
+/// One connection to the server, used synchronously: each query runs on a SwiftNIO event loop
+/// and the calling thread waits for it. The context API is synchronous, as SwiftData's is, so
+/// this is where a caller blocks; it must never be an event loop (which would wait for itself),
+/// and on a server it should not be the cooperative pool either (see the PostgreSQL article:
+/// `container.perform`, or a model actor).
+///
+/// One caller at a time: a transaction and the queries inside it take the session's lock.
+final class PostgresSession: @unchecked Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let lock = NSRecursiveLock()
+    let endpoint: PostgresEndpoint
+
+    /// Connects.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming the server when it cannot be
+    ///   reached or refuses the credentials.
+    init(_ endpoint: PostgresEndpoint) throws {
+        self.endpoint = endpoint
+        var logger = Logger(label: "OpenSwiftData.Postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        let configuration = PostgresConnection.Configuration(
+            host: endpoint.host, port: endpoint.port, username: endpoint.user, password: endpoint.password,
+            database: endpoint.database, tls: .disable)
+        Self.preconditionNotOnEventLoop()
+        do {
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
+            ).wait()
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the PostgreSQL server at \(endpoint.host):\(endpoint.port) (database \(endpoint.database), user \(endpoint.user)) could not be reached or refused the connection: \(Self.describe(error))")
+        }
+    }
+
+    deinit {
+        try? connection.close().wait()
+    }
+
+    private static let ids = NSLock()
+    nonisolated(unsafe) private static var lastID = 0
+    private static func nextID() -> Int {
+        ids.withLock {
+            lastID += 1
+            return lastID
+        }
+    }
+
+    /// Traps, saying what to do instead, when called on a SwiftNIO event loop: the query would
+    /// wait for the loop it runs on.
+    static func preconditionNotOnEventLoop() {
+        precondition(
+            MultiThreadedEventLoopGroup.currentEventLoop == nil,
+            "OpenSwiftData's PostgreSQL store was used on a SwiftNIO event loop, where its synchronous calls would wait for themselves: run the context's work in container.perform { context in … } or in a @ModelActor")
+    }
+
+    /// Runs one statement; returns its rows.
+    @discardableResult
+    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        Self.preconditionNotOnEventLoop()
+        return try lock.withLock {
+            do {
+                return Array(try connection.query(query, logger: logger).wait().rows)
+            } catch {
+                throw PostgresStatementError(query: query.sql, underlying: error)
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            try query("BEGIN")
+            do {
+                let result = try body()
+                try query("COMMIT")
+                return result
+            } catch {
+                _ = try? query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// What the server said, without the query's text and binds.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return message + code
+            }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}
+
+/// A statement the server refused: its SQL and the server's message.
+struct PostgresStatementError: Error, CustomStringConvertible {
+    let query: String
+    let underlying: any Error
+
+    var description: String {
+        "\(PostgresSession.describe(underlying)) (SQL: \(query))"
+    }
+
+    /// The server's SQLSTATE code, when it sent one.
+    var sqlState: String? {
+        (underlying as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}

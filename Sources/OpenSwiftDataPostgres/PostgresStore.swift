@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+import OpenSwiftData
+import PostgresNIO
+
+/// The store a ``PostgresConfiguration`` opens: a schema's entities as tables in one
+/// PostgreSQL schema of a database, with the store's metadata (its identifier, the schema its
+/// tables follow) in `_osd_metadata` beside them.
+///
+/// Opening creates the PostgreSQL schema and the tables when the store does not exist yet, and
+/// otherwise checks that its tables follow the models. It does so in one transaction holding a
+/// transaction-level advisory lock keyed to the PostgreSQL schema, so that servers starting
+/// together create the store once, and the others find it made.
+public final class PostgresStore: DataStore {
+    public typealias Configuration = PostgresConfiguration
+
+    public final let identifier: String
+    public final let schema: Schema
+    public final let configuration: PostgresConfiguration
+    let session: PostgresSession
+    let tables: PostgresTables
+
+    /// Opens (creating it first when there is none) the store the configuration describes.
+    ///
+    /// - Parameters:
+    ///   - configuration: The store, with the models it holds as its `schema`.
+    ///   - migrationPlan: The plan that migrates a store an earlier version wrote.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the server cannot be reached,
+    ///   the configuration has no schema, the PostgreSQL schema holds other tables of the same
+    ///   names, or the store's tables follow other models; nothing is created or changed then.
+    public init(_ configuration: PostgresConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) throws {
+        try configuration.validate()
+        guard let schema = configuration.schema else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "the configuration \(configuration.name) has no schema: a store opened on its own needs the models it holds (PostgresConfiguration(schema:))")
+        }
+        try schema.validate()
+        self.configuration = configuration
+        self.schema = schema
+        let tables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
+        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        identifier = try session.transaction { try Self.openOrCreate(configuration, schema: schema, tables: tables, session: session) }
+        self.tables = tables
+        self.session = session
+    }
+
+    /// What the store records about itself.
+    struct Metadata {
+        var storeIdentifier: String
+        var fingerprint: String
+        var versionIdentifier: String
+    }
+
+    /// The store's identifier, creating the store first when the PostgreSQL schema has none.
+    private static func openOrCreate(
+        _ configuration: PostgresConfiguration, schema: Schema, tables: PostgresTables, session: PostgresSession
+    ) throws -> String {
+        let databaseSchema = configuration.databaseSchema
+        let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
+        try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(lockKey(databaseSchema))))")
+        if let metadata = try readMetadata(tables: tables, session: session) {
+            guard metadata.fingerprint == schema.fingerprint else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(place) holds a store of version \(metadata.versionIdentifier) whose tables follow other models than these (version \(schema.version)); nothing was changed. Open it with the models it was written with, or a migration plan that reaches these")
+            }
+            return metadata.storeIdentifier
+        }
+        guard !configuration.isReadOnly else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(place) holds no store, and the configuration is read-only (isReadOnly: true), so none can be created there")
+        }
+        let existing = try tableNames(in: databaseSchema, session: session)
+        let clashes = tables.tableNames.filter(existing.contains) + (existing.contains("_osd_metadata") ? ["_osd_metadata"] : [])
+        guard clashes.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(place) already has tables named \(clashes.sorted().joined(separator: ", ")), which OpenSwiftData did not make; nothing was created. Give the configuration a databaseSchema of its own")
+        }
+        try session.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: PostgresNames.quoted(databaseSchema))")
+        for statement in tables.creationSQL { try session.query(PostgresQuery(unsafeSQL: statement)) }
+        let metadataTable = tables.table("_osd_metadata")
+        try session.query("CREATE TABLE \(unescaped: metadataTable) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
+        let storeIdentifier = UUID().uuidString
+        let pairs = [
+            ("storeIdentifier", storeIdentifier),
+            ("formatVersion", "1"),
+            ("schema", String(decoding: try schema.canonicalJSON(), as: UTF8.self)),
+            ("fingerprint", schema.fingerprint),
+            ("versionIdentifier", schema.version.description),
+        ] + (schema.isVersioned ? [("versioned", "true")] : [])
+        for (key, value) in pairs {
+            try session.query("INSERT INTO \(unescaped: metadataTable) (\"key\", \"value\") VALUES (\(key), \(value))")
+        }
+        return storeIdentifier
+    }
+
+    /// The store's metadata; `nil` when the PostgreSQL schema holds no store.
+    static func readMetadata(tables: PostgresTables, session: PostgresSession) throws -> Metadata? {
+        let exists = try session.query("SELECT to_regclass(\(tables.table("_osd_metadata"))) IS NOT NULL")
+        guard try exists.first?.decode(Bool.self) == true else { return nil }
+        var values: [String: String] = [:]
+        for row in try session.query("SELECT \"key\", \"value\" FROM \(unescaped: tables.table("_osd_metadata"))") {
+            let (key, value) = try row.decode((String, String).self)
+            values[key] = value
+        }
+        guard let storeIdentifier = values["storeIdentifier"], let fingerprint = values["fingerprint"] else { return nil }
+        return Metadata(storeIdentifier: storeIdentifier, fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "")
+    }
+
+    /// The tables of a PostgreSQL schema.
+    private static func tableNames(in databaseSchema: String, session: PostgresSession) throws -> Set<String> {
+        Set(try session.query("SELECT tablename FROM pg_tables WHERE schemaname = \(databaseSchema)").map { try $0.decode(String.self) })
+    }
+
+    /// The advisory lock of a PostgreSQL schema's store: what servers opening it take in turn.
+    static func lockKey(_ databaseSchema: String) -> Int64 {
+        let digest = SHA256.hash(data: Data(("openswiftdata\u{0}" + databaseSchema).utf8))
+        return digest.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+}

@@ -1,0 +1,123 @@
+import OpenSwiftData
+
+/// The tables, indices, join and side tables of a schema's entities in one PostgreSQL schema,
+/// laid out as the SQLite store lays them out (the DocC article HowValuesAreStored), with
+/// PostgreSQL's types (``StorageType/postgresType``):
+///
+/// - a table per entity, or per class hierarchy (its root's, with `_entity` naming each row's
+///   class); `_pk bigint GENERATED ALWAYS AS IDENTITY`, never handing out a key twice;
+/// - a column per attribute, a `bigint` key column per to-one relationship (indexed);
+/// - beside each `Date` attribute, `<attribute>_timestamptz`, the same instant as a
+///   `timestamptz` that PostgreSQL computes, for other SQL clients;
+/// - unique indices for `#Unique` and `.unique`, indices for `#Index`, join tables
+///   `_osd_join_…(source, target)` and side tables `_osd_external_…` for `.externalStorage`.
+///
+/// Every name is quoted and shortened to 63 bytes (``PostgresNames``).
+struct PostgresTables {
+    let databaseSchema: String
+    let schema: Schema
+
+    /// The statements that create everything, in order.
+    var creationSQL: [String] {
+        let entities = schema.entities.sorted { ($0.depth, $0.name) < ($1.depth, $1.name) }
+        var statements: [String] = []
+        for entity in entities where entity.superentity == nil {
+            statements.append(tableSQL(root: entity))
+        }
+        for entity in entities {
+            statements += indexSQL(entity)
+            statements += joinTableSQL(entity)
+            statements += externalTableSQL(entity)
+        }
+        return statements
+    }
+
+    func table(_ name: String) -> String {
+        PostgresNames.qualified(name, in: databaseSchema)
+    }
+
+    /// The names of the tables the schema's entities are stored in, unquoted and shortened.
+    var tableNames: [String] {
+        var names: [String] = []
+        for entity in schema.entities {
+            if entity.superentity == nil { names.append(PostgresNames.shortened(entity.name)) }
+            for relationship in entity.declaredRelationships {
+                let storage = RelationshipStorage(relationship, of: entity, destination: schema.entitiesByName[relationship.destination])
+                if storage.createsJoinTable, case .joinTable(let name, _, _) = storage { names.append(PostgresNames.shortened(name)) }
+            }
+            for attribute in entity.declaredAttributes where attribute.options.contains(.externalStorage) {
+                names.append(PostgresNames.shortened(Self.externalTableName(entity: entity.name, attribute: attribute.name)))
+            }
+        }
+        return names
+    }
+
+    static func externalTableName(entity: String, attribute: String) -> String {
+        "_osd_external_\(entity)_\(attribute)"
+    }
+
+    private func tableSQL(root: Schema.Entity) -> String {
+        let hierarchy = root.selfAndDescendants
+        var definitions = ["\"_pk\" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"]
+        if hierarchy.count > 1 { definitions.append("\"_entity\" text NOT NULL") }
+        var seenAttributes: Set<String> = []
+        var seenKeys: Set<String> = []
+        for member in hierarchy {
+            let attributes = member === root ? member.attributesInOrder : member.declaredAttributes
+            for attribute in attributes where !attribute.options.contains(.externalStorage) && seenAttributes.insert(attribute.name).inserted {
+                guard let storage = attribute.storageType else { continue }
+                // A subclass's column holds NULL in the rows of the other classes.
+                let required = member === root && !attribute.isOptional
+                let column = PostgresNames.quoted(attribute.name)
+                definitions.append("\(column) \(storage.postgresType)\(required ? " NOT NULL" : "")")
+                if storage == .date {
+                    definitions.append(
+                        "\(PostgresNames.quoted(attribute.name + "_timestamptz")) timestamptz GENERATED ALWAYS AS (to_timestamp(\(column) + 978307200)) STORED")
+                }
+            }
+            let relationships = member === root ? member.relationshipsInOrder : member.declaredRelationships
+            for relationship in relationships where relationship.isToOneRelationship && seenKeys.insert(relationship.name).inserted {
+                definitions.append("\(PostgresNames.quoted(relationship.name)) bigint")
+            }
+        }
+        return "CREATE TABLE \(table(root.name)) (\(definitions.joined(separator: ", ")))"
+    }
+
+    private func indexSQL(_ entity: Schema.Entity) -> [String] {
+        let tableName = table(entity.rootEntity.name)
+        var statements: [String] = []
+        for columns in entity.uniquenessConstraints {
+            let name = PostgresNames.quoted("\(entity.name)_unique_\(columns.joined(separator: "_"))")
+            statements.append("CREATE UNIQUE INDEX \(name) ON \(tableName) (\(columns.map(PostgresNames.quoted).joined(separator: ", ")))")
+        }
+        for columns in entity.indices {
+            let name = PostgresNames.quoted("\(entity.name)_index_\(columns.joined(separator: "_"))")
+            statements.append("CREATE INDEX \(name) ON \(tableName) (\(columns.map(PostgresNames.quoted).joined(separator: ", ")))")
+        }
+        for relationship in entity.declaredRelationships where relationship.isToOneRelationship {
+            let name = PostgresNames.quoted("\(entity.name)_key_\(relationship.name)")
+            statements.append("CREATE INDEX \(name) ON \(tableName) (\(PostgresNames.quoted(relationship.name)))")
+        }
+        return statements
+    }
+
+    private func joinTableSQL(_ entity: Schema.Entity) -> [String] {
+        var statements: [String] = []
+        for relationship in entity.declaredRelationships {
+            let storage = RelationshipStorage(relationship, of: entity, destination: schema.entitiesByName[relationship.destination])
+            guard storage.createsJoinTable, case .joinTable(let name, _, _) = storage else { continue }
+            statements.append(
+                "CREATE TABLE \(table(name)) (\"source\" bigint NOT NULL, \"target\" bigint NOT NULL, PRIMARY KEY (\"source\", \"target\"))")
+            statements.append("CREATE INDEX \(PostgresNames.quoted(name + "_target")) ON \(table(name)) (\"target\", \"source\")")
+        }
+        return statements
+    }
+
+    private func externalTableSQL(_ entity: Schema.Entity) -> [String] {
+        entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.compactMap { attribute in
+            guard let storage = attribute.storageType else { return nil }
+            let name = table(Self.externalTableName(entity: entity.name, attribute: attribute.name))
+            return "CREATE TABLE \(name) (\"_pk\" bigint PRIMARY KEY REFERENCES \(table(entity.rootEntity.name)) (\"_pk\") ON DELETE CASCADE, \"value\" \(storage.postgresType))"
+        }
+    }
+}
