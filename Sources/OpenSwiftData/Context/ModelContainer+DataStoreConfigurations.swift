@@ -45,7 +45,7 @@ extension ModelContainer {
         for configuration in configurations {
             guard let model = configuration as? ModelConfiguration else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which OpenSwiftData cannot run in a container: it runs its own stores (SQLite through ModelConfiguration); nothing was opened")
+                    "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which a ModelContainer cannot run: containers run SQLite stores (ModelConfiguration) only, for now; a PostgresStore opens and creates its tables on its own (PostgresStore(configuration)), and contexts over it are not built yet. Nothing was opened")
             }
             try model.validate()
             models.append(model)
