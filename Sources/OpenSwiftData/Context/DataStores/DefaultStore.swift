@@ -4,8 +4,6 @@
 /// A container opens its SQLite stores itself; open a `DefaultStore` directly to learn a store's
 /// identifier or create and migrate it ahead of time.
 public final class DefaultStore: DataStore {
-    public typealias Configuration = ModelConfiguration
-
     public final let name: String
     public final let schema: Schema
     public final let configuration: ModelConfiguration
