@@ -7,9 +7,9 @@ import Foundation
 /// returns exactly the codec's type (or `Optional` of it), which the store casts with `as!`.
 /// What a type is stored as is part of every store written with it: changing it changes
 /// ``storage`` and the schema's fingerprint, and needs a migration.
-final class ValueCodec: @unchecked Sendable {
+package final class ValueCodec: @unchecked Sendable {
     /// What the column holds, as recorded in the schema snapshot and its fingerprint.
-    let storage: StorageType
+    package let storage: StorageType
     /// Whether the Swift type is an `Optional`; `NULL` then reads back as `nil`.
     let isOptional: Bool
     /// The Swift type's name, for error messages.
@@ -84,7 +84,7 @@ final class ValueCodec: @unchecked Sendable {
 
     /// Converts a value of the codec's type, or (for an optional codec) an `Optional` of it, to
     /// what the column stores.
-    func encode(_ value: Any) throws -> StoredValue {
+    package func encode(_ value: Any) throws -> StoredValue {
         guard let value = unwrapped(value) else { return .null }
         switch writing {
         case .integer(let write): return .integer(try write(value))
@@ -96,7 +96,7 @@ final class ValueCodec: @unchecked Sendable {
 
     /// Converts a stored column value back to the codec's type; the result can be cast with
     /// `as!` to the property's declared type.
-    func decode(_ stored: StoredValue) throws -> Any {
+    package func decode(_ stored: StoredValue) throws -> Any {
         switch (reading, stored) {
         case (_, .null):
             if let nilValue { return nilValue }
@@ -114,7 +114,7 @@ final class ValueCodec: @unchecked Sendable {
     ///
     /// - Parameter codable: whether the attribute is `@Attribute(.codable)`: a `Codable` type is
     ///   then stored as JSON, even one the store holds otherwise.
-    static func forType(_ type: Any.Type, codable: Bool = false) -> ValueCodec? {
+    package static func forType(_ type: Any.Type, codable: Bool = false) -> ValueCodec? {
         if let optional = type as? any OptionalProtocol.Type {
             guard let wrapped = forType(optional.wrappedType, codable: codable), !wrapped.isOptional else { return nil }
             return ValueCodec(

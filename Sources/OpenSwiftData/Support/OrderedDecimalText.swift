@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Stores of format 1 hold the value's `description` (`-12.5`); ``decimal(from:)`` reads both,
 /// and opening such a store for writing rewrites its decimals once (`DecimalTextUpgrade`).
-enum OrderedDecimalText {
+package enum OrderedDecimalText {
     static let notANumber = "M"
     static let zero = "O"
     private static let negative = UInt8(ascii: "N")
@@ -32,7 +32,7 @@ enum OrderedDecimalText {
     private static let digitZero = UInt8(ascii: "0")
 
     /// The stored text of `value`.
-    static func text(for value: Decimal) -> String {
+    package static func text(for value: Decimal) -> String {
         if value.isNaN { return notANumber }
         if value.isZero { return zero }
         let (digits, exponent) = trimmedDigits(of: value)
@@ -66,7 +66,7 @@ enum OrderedDecimalText {
 
     /// The value stored as `text`, in this form or the plain one of format 1; `nil` when it is
     /// neither.
-    static func decimal(from text: String) -> Decimal? {
+    package static func decimal(from text: String) -> Decimal? {
         var text = text
         return text.withUTF8 { bytes in
             guard let first = bytes.first else { return nil }

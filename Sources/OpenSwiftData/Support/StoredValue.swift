@@ -3,7 +3,7 @@ import GRDB
 
 /// A value as an SQLite column holds it: what a value codec turns a property's value into and
 /// reads it back from, and what the store and the query translator hand to GRDB.
-enum StoredValue: Equatable {
+package enum StoredValue: Equatable {
     case null
     case integer(Int64)
     case real(Double)
