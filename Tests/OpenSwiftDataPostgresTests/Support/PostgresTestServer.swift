@@ -2,8 +2,8 @@ import Foundation
 
 /// The PostgreSQL server the tests use: `OSD_POSTGRES_URL` when it is set, else a throw-away
 /// cluster this test process starts on 127.0.0.1 (as the `postgres` user when running as root,
-/// since `initdb` refuses root) and removes when it exits. Without PostgreSQL installed, the
-/// tests that need it are skipped, saying why.
+/// since `initdb` refuses root) and removes when it exits. Without PostgreSQL installed (or with
+/// `OSD_POSTGRES=off`), the tests that need it are skipped, saying why.
 enum PostgresTestServer {
     /// The server's URL; `nil` when there is none (``unavailableReason`` says why).
     static var url: URL? { started.url }
@@ -14,6 +14,9 @@ enum PostgresTestServer {
     private static let started: (url: URL?, reason: String?) = start()
 
     private static func start() -> (URL?, String?) {
+        if ProcessInfo.processInfo.environment["OSD_POSTGRES"] == "off" {
+            return (nil, "OSD_POSTGRES=off")
+        }
         if let given = ProcessInfo.processInfo.environment["OSD_POSTGRES_URL"], let url = URL(string: given) {
             return (url, nil)
         }
