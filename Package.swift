@@ -80,6 +80,7 @@ let package = Package(
             name: "osd",
             dependencies: [
                 "OpenSwiftData",
+                "OpenSwiftDataPostgres",
                 "PixarFilmTracker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
-            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData"]
+            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd"]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

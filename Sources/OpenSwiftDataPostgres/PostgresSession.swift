@@ -90,6 +90,15 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in one read-only transaction, which PostgreSQL refuses to write in.
+    func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            try query("BEGIN READ ONLY")
+            defer { _ = try? query("ROLLBACK") }
+            return try body()
+        }
+    }
+
     /// What the server said, without the query's text and binds.
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {

@@ -49,6 +49,8 @@ public final class PostgresStore: DataStore {
         var storeIdentifier: String
         var fingerprint: String
         var versionIdentifier: String
+        /// The canonical JSON of the schema the tables follow.
+        var schemaJSON: String
     }
 
     /// The store's identifier, creating the store first when the PostgreSQL schema has none.
@@ -58,7 +60,7 @@ public final class PostgresStore: DataStore {
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(lockKey(databaseSchema))))")
-        if let metadata = try readMetadata(tables: tables, session: session) {
+        if let metadata = try readMetadata(in: databaseSchema, session: session) {
             guard metadata.fingerprint == schema.fingerprint else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(place) holds a store of version \(metadata.versionIdentifier) whose tables follow other models than these (version \(schema.version)); nothing was changed. Open it with the models it was written with, or a migration plan that reaches these")
@@ -94,16 +96,20 @@ public final class PostgresStore: DataStore {
     }
 
     /// The store's metadata; `nil` when the PostgreSQL schema holds no store.
-    static func readMetadata(tables: PostgresTables, session: PostgresSession) throws -> Metadata? {
-        let exists = try session.query("SELECT to_regclass(\(tables.table("_osd_metadata"))) IS NOT NULL")
+    static func readMetadata(in databaseSchema: String, session: PostgresSession) throws -> Metadata? {
+        let table = PostgresNames.qualified("_osd_metadata", in: databaseSchema)
+        let exists = try session.query("SELECT to_regclass(\(table)) IS NOT NULL")
         guard try exists.first?.decode(Bool.self) == true else { return nil }
         var values: [String: String] = [:]
-        for row in try session.query("SELECT \"key\", \"value\" FROM \(unescaped: tables.table("_osd_metadata"))") {
+        for row in try session.query("SELECT \"key\", \"value\" FROM \(unescaped: table)") {
             let (key, value) = try row.decode((String, String).self)
             values[key] = value
         }
-        guard let storeIdentifier = values["storeIdentifier"], let fingerprint = values["fingerprint"] else { return nil }
-        return Metadata(storeIdentifier: storeIdentifier, fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "")
+        guard let storeIdentifier = values["storeIdentifier"], let fingerprint = values["fingerprint"], let schemaJSON = values["schema"] else {
+            return nil
+        }
+        return Metadata(
+            storeIdentifier: storeIdentifier, fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "", schemaJSON: schemaJSON)
     }
 
     /// The tables of a PostgreSQL schema.

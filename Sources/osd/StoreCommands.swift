@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenSwiftData
+import OpenSwiftDataPostgres
 
 // The store tool: look inside a store, compare, check, copy and export it. Every command reads
 // the store's own recorded schema (no model code is needed) and, except `restore`, never
@@ -33,12 +34,14 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show a store's version, entities, indices, row counts, files, backups and migration history.")
 
-    @Argument(help: "The store file.") var store: String
+    @Argument(help: "The store file, or a PostgreSQL database as postgres://user:password@host:port/database.") var store: String
+    @Option(help: "For a PostgreSQL store: the PostgreSQL schema its tables live in.") var databaseSchema = "public"
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try reportingErrors {
-            let inspection = try StoreInspection(storeAt: URL(fileURLWithPath: store))
+            let inspection = try PostgresConfiguration.named(store, databaseSchema: databaseSchema).map(PostgresStore.inspection(of:))
+                ?? StoreInspection(storeAt: URL(fileURLWithPath: store))
             if json { return try printJSON(inspection) }
             print("Store \(inspection.path)")
             print("Version \(inspection.version), fingerprint \(inspection.fingerprint)")
@@ -64,7 +67,7 @@ struct Inspect: ParsableCommand {
                 print("\nSchema objects OpenSwiftData did not make (a container refuses the store while they are there):")
                 for object in inspection.foreignObjects { print("  \(object)") }
             }
-            print("\nFiles:")
+            if !inspection.files.isEmpty { print("\nFiles:") }
             for file in inspection.files { print("  \(file.path)  \(byteCount(file.bytes))") }
             for file in inspection.backups { print("  \(file.path)  \(byteCount(file.bytes))  (backup)") }
             print(inspection.history.isEmpty ? "\nNo migrations recorded." : "\nMigrations:")

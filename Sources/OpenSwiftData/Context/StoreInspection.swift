@@ -105,20 +105,38 @@ public struct StoreInspection: Codable, Sendable {
     ///   an SQLite database, or not a store.
     public init(storeAt url: URL) throws {
         let contents = try StoreFileReader.read(url)
-        let schema = try contents.metadata.schema()
-        path = url.path
-        version = contents.metadata.versionIdentifier
-        fingerprint = Self.digest(contents.metadata.fingerprint)
+        self.init(
+            path: url.path, versionIdentifier: contents.metadata.versionIdentifier, fingerprint: contents.metadata.fingerprint,
+            schema: try contents.metadata.schema(), rowCounts: contents.rowCounts, indices: contents.indices,
+            columnDefaults: contents.columnDefaults,
+            history: contents.history.map {
+                MigrationRecord(fromVersion: $0.from, toVersion: $0.to, kind: $0.kind, rowsChanged: $0.rowsChanged, milliseconds: $0.milliseconds, appliedAt: $0.appliedAt)
+            },
+            files: [url.path, url.path + "-wal"].compactMap(Self.file), backups: [url.path + ".backup"].compactMap(Self.file),
+            foreignObjects: contents.foreignObjects.map(\.description), persistentHistory: contents.persistentHistory)
+    }
+
+    /// An inspection of a store of any kind, from what was read of it: the schema it records
+    /// and what its tables hold.
+    package init(
+        path: String, versionIdentifier: String, fingerprint: String, schema: Schema, rowCounts: [String: Int],
+        indices: [String: [(name: String, columns: [String], unique: Bool)]], columnDefaults: [String: [String: String]],
+        history: [MigrationRecord], files: [File], backups: [File], foreignObjects: [String],
+        persistentHistory: (transactions: Int, changes: Int)
+    ) {
+        self.path = path
+        version = versionIdentifier
+        self.fingerprint = Self.digest(fingerprint)
         entities = schema.entities.map { entity in
             let unique = Set(entity.uniquenessConstraints.filter { $0.count == 1 }.map { $0[0] })
             return Entity(
                 name: entity.name, superentity: entity.superentityName,
-                rows: contents.rowCounts[entity.name] ?? 0,
+                rows: rowCounts[entity.name] ?? 0,
                 attributes: entity.attributesInOrder.map { attribute in
                     Attribute(
                         name: attribute.name, type: Self.unwrapped(attribute.valueTypeName), isOptional: attribute.isOptional,
                         isUnique: attribute.isUnique || unique.contains(attribute.name),
-                        defaultValue: contents.columnDefaults[entity.name]?[attribute.name],
+                        defaultValue: columnDefaults[entity.name]?[attribute.name],
                         isExternal: attribute.options.contains(.externalStorage))
                 },
                 relationships: entity.relationshipsInOrder.map { relationship in
@@ -126,16 +144,14 @@ public struct StoreInspection: Codable, Sendable {
                         name: relationship.name, destination: relationship.destination, isToMany: !relationship.isToOne,
                         inverse: relationship.inverseName, deleteRule: "\(relationship.deleteRule)")
                 },
-                indices: (contents.indices[entity.name] ?? []).map { Index(name: $0.name, columns: $0.columns, isUnique: $0.unique) })
+                indices: (indices[entity.name] ?? []).map { Index(name: $0.name, columns: $0.columns, isUnique: $0.unique) })
         }
-        history = contents.history.map {
-            MigrationRecord(fromVersion: $0.from, toVersion: $0.to, kind: $0.kind, rowsChanged: $0.rowsChanged, milliseconds: $0.milliseconds, appliedAt: $0.appliedAt)
-        }
-        files = [url.path, url.path + "-wal"].compactMap(Self.file)
-        backups = [url.path + ".backup"].compactMap(Self.file)
-        foreignObjects = contents.foreignObjects.map(\.description)
-        historyTransactions = contents.persistentHistory.transactions
-        historyChanges = contents.persistentHistory.changes
+        self.history = history
+        self.files = files
+        self.backups = backups
+        self.foreignObjects = foreignObjects
+        historyTransactions = persistentHistory.transactions
+        historyChanges = persistentHistory.changes
     }
 
     /// The persistent history of the store at `url`: its transactions after `transaction`

@@ -1,0 +1,52 @@
+import Foundation
+import OpenSwiftData
+import PostgresNIO
+import Testing
+@testable import OpenSwiftDataPostgres
+
+/// `osd inspect postgres://…`: a PostgreSQL store looked at from its recorded schema, read-only.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct PostgresInspectionTests {
+    @Test func inspectionReadsTheRecordedSchemaAndRowCounts() throws {
+        try ThrowAwaySchema().use { place in
+            let store = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
+            let session = try place.session()
+            try session.query(PostgresQuery(unsafeSQL: "INSERT INTO \(PostgresNames.qualified("Cinema", in: place.name)) (\"name\") VALUES ('Rex'), ('Odeon')"))
+            let inspection = try PostgresStore.inspection(of: PostgresConfiguration(url: place.url, databaseSchema: place.name))
+            #expect(inspection.version == store.schema.version.description)
+            #expect(inspection.entities.first { $0.name == "Cinema" }?.rows == 2)
+            #expect(inspection.entities.first { $0.name == "Screening" }?.rows == 0)
+            let indices = inspection.entities.first { $0.name == "Screening" }?.indices.map(\.name) ?? []
+            #expect(indices.contains("Screening_unique_code") && indices.contains("Screening_key_cinema"))
+            #expect(!inspection.path.contains("secret"))
+
+            #expect {
+                try PostgresStore.inspection(of: PostgresConfiguration(url: place.url, databaseSchema: place.name + "_none"))
+            } throws: { error in
+                "\(error)".contains("holds no OpenSwiftData store")
+            }
+            let schemas = try session.query("SELECT count(*) FROM pg_namespace WHERE nspname = \(place.name + "_none")").first?.decode(Int.self)
+            #expect(schemas == 0, "inspecting created the schema it looked for")
+        }
+    }
+
+    @Test func osdInspectTakesAPostgresURL() throws {
+        let osd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
+        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
+        try ThrowAwaySchema().use { place in
+            _ = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
+            let process = Process()
+            process.executableURL = osd
+            process.arguments = ["inspect", place.url.absoluteString, "--database-schema", place.name]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(text.contains("Cinema: 0 rows"))
+            #expect(text.contains("patrons → [Patron], inverse screenings"))
+            #expect(text.contains("index Screening_unique_code on code (unique)"))
+        }
+    }
+}
