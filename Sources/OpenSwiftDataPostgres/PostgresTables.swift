@@ -57,9 +57,16 @@ struct PostgresTables {
     }
 
     private func tableSQL(root: Schema.Entity) -> String {
+        let definitions = columns(ofTableOf: root).map { "\(PostgresNames.quoted($0.name)) \($0.type)\($0.constraints)" }
+        return "CREATE TABLE \(table(root.name)) (\(definitions.joined(separator: ", ")))"
+    }
+
+    /// The columns of a hierarchy's (or a flat entity's) table, in order: each name, type (as
+    /// PostgreSQL's `format_type` names it) and what follows the type in its definition.
+    func columns(ofTableOf root: Schema.Entity) -> [(name: String, type: String, constraints: String)] {
         let hierarchy = root.selfAndDescendants
-        var definitions = ["\"_pk\" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"]
-        if hierarchy.count > 1 { definitions.append("\"_entity\" text NOT NULL") }
+        var columns = [("_pk", "bigint", " GENERATED ALWAYS AS IDENTITY PRIMARY KEY")]
+        if hierarchy.count > 1 { columns.append(("_entity", "text", " NOT NULL")) }
         var seenAttributes: Set<String> = []
         var seenKeys: Set<String> = []
         for member in hierarchy {
@@ -68,19 +75,20 @@ struct PostgresTables {
                 guard let storage = attribute.storageType else { continue }
                 // A subclass's column holds NULL in the rows of the other classes.
                 let required = member === root && !attribute.isOptional
-                let column = PostgresNames.quoted(attribute.name)
-                definitions.append("\(column) \(storage.postgresType)\(required ? " NOT NULL" : "")")
+                let collation = storage == .string ? " COLLATE \"C\"" : ""
+                columns.append((attribute.name, storage.postgresType, collation + (required ? " NOT NULL" : "")))
                 if storage == .date {
-                    definitions.append(
-                        "\(PostgresNames.quoted(attribute.name + "_timestamptz")) timestamptz GENERATED ALWAYS AS (to_timestamp(\(column) + 978307200)) STORED")
+                    columns.append((
+                        attribute.name + "_timestamptz", "timestamp with time zone",
+                        " GENERATED ALWAYS AS (to_timestamp(\(PostgresNames.quoted(attribute.name)) + 978307200)) STORED"))
                 }
             }
             let relationships = member === root ? member.relationshipsInOrder : member.declaredRelationships
             for relationship in relationships where relationship.isToOneRelationship && seenKeys.insert(relationship.name).inserted {
-                definitions.append("\(PostgresNames.quoted(relationship.name)) bigint")
+                columns.append((relationship.name, "bigint", ""))
             }
         }
-        return "CREATE TABLE \(table(root.name)) (\(definitions.joined(separator: ", ")))"
+        return columns
     }
 
     private func indexSQL(_ entity: Schema.Entity) -> [String] {

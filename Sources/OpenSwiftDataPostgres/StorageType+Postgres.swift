@@ -3,8 +3,9 @@ import OpenSwiftData
 extension StorageType {
     /// The PostgreSQL column type that holds it, chosen so that a value never changes on a
     /// round trip: a `Date` is its seconds since 2001 as `double precision` (a `timestamptz`
-    /// keeps only microseconds), a `String` is `text` in byte order (`COLLATE "C"`, as SQLite
-    /// compares), an unsigned 64-bit integer keeps its bit pattern in `bigint`.
+    /// keeps only microseconds), an unsigned 64-bit integer keeps its bit pattern in `bigint`.
+    /// A `String` column is also given byte order (`COLLATE "C"`, as SQLite compares) by
+    /// ``PostgresTables``.
     var postgresType: String {
         switch self {
         case .bool: "boolean"
@@ -14,7 +15,7 @@ extension StorageType {
         case .double, .date: "double precision"
         case .float: "real"
         case .decimal: "numeric"
-        case .string: "text COLLATE \"C\""
+        case .string: "text"
         case .url: "text"
         case .uuid: "uuid"
         case .data: "bytea"

@@ -171,12 +171,16 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run SQLite's integrity and foreign-key checks and OpenSwiftData's own; exit code 1 when a problem is found.")
 
-    @Argument(help: "The store file.") var store: String
+    @Argument(help: "The store file, or a PostgreSQL database as postgres://user:password@host:port/database.") var store: String
+    @Option(help: "For a PostgreSQL store: the PostgreSQL schema its tables live in.") var databaseSchema = "public"
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         var problems: [String] = []
-        try reportingErrors { problems = try StoreInspection.problems(inStoreAt: URL(fileURLWithPath: store)) }
+        try reportingErrors {
+            problems = try PostgresConfiguration.named(store, databaseSchema: databaseSchema).map(PostgresStore.problems(of:))
+                ?? StoreInspection.problems(inStoreAt: URL(fileURLWithPath: store))
+        }
         if json {
             try printJSON(["problems": problems])
         } else {

@@ -49,4 +49,24 @@ struct PostgresInspectionTests {
             #expect(text.contains("index Screening_unique_code on code (unique)"))
         }
     }
+
+    @Test func checkFindsWhatIsMissingOrOfAnotherType() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
+            let configuration = PostgresConfiguration(url: place.url, databaseSchema: place.name)
+            #expect(try PostgresStore.problems(of: configuration) == [])
+            let session = try place.session()
+            let screening = PostgresNames.qualified("Screening", in: place.name)
+            try session.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(screening) DROP COLUMN \"seats\""))
+            try session.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(screening) ALTER COLUMN \"title\" TYPE varchar(20)"))
+            try session.query(PostgresQuery(unsafeSQL: "DROP INDEX \(PostgresNames.qualified("Screening_unique_code", in: place.name))"))
+            try session.query(PostgresQuery(unsafeSQL: "DROP TABLE \(PostgresNames.qualified("_osd_join_Patron_screenings", in: place.name))"))
+            let problems = try PostgresStore.problems(of: configuration)
+            #expect(problems.contains("Screening.seats: the column is missing"))
+            #expect(problems.contains("Screening.title: the column is character varying(20), not text"))
+            #expect(problems.contains { $0.hasPrefix("Screening: the unique index Screening_unique_code is missing") })
+            #expect(problems.contains("_osd_join_Patron_screenings: the table is missing"))
+            #expect(problems.count == 4)
+        }
+    }
 }
