@@ -232,13 +232,27 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a store's rows as JSON lines or CSV, streaming.")
 
-    @Argument(help: "The store file.") var store: String
+    @Argument(help: "The store file, or a PostgreSQL database as postgres://user:password@host:port/database.") var store: String
+    @Option(help: "For a PostgreSQL store: the PostgreSQL schema its tables live in.") var databaseSchema = "public"
     @Option(help: "The entity to export (every entity when omitted; CSV needs one).") var entity: String?
     @Option(help: "json (one object per line) or csv.") var format: String = "json"
 
     func run() throws {
         guard let format = StoreExport.Format(rawValue: format) else {
             throw ValidationError("--format is json or csv")
+        }
+        if let postgres = PostgresConfiguration.named(store, databaseSchema: databaseSchema) {
+            return try reportingErrors {
+                var buffer = Data()
+                try PostgresStore.export(postgres, entity: entity, format: format) { line in
+                    buffer.append(contentsOf: line.utf8)
+                    if buffer.count >= 1 << 16 {
+                        FileHandle.standardOutput.write(buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                FileHandle.standardOutput.write(buffer)
+            }
         }
         try reportingErrors {
             let url = URL(fileURLWithPath: store)

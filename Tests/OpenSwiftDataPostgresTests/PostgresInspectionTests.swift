@@ -69,4 +69,38 @@ struct PostgresInspectionTests {
             #expect(problems.count == 4)
         }
     }
+
+    /// Export writes what SQLite's export writes for the same rows: the columns by name, a
+    /// decimal's digits, a date's seconds, data as base64.
+    @Test func exportWritesTheRowsAsTheSQLiteExportDoes() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
+            let session = try place.session()
+            try session.query(PostgresQuery(unsafeSQL: """
+                INSERT INTO \(PostgresNames.qualified("Screening", in: place.name)) ("code", "title", "startsAt", "price", "seats", "poster")
+                VALUES ('A1', 'Up', 12.5, 9.95, 40, '\\x0102'::bytea), ('B2', 'Coco', -1, 0, 0, NULL)
+                """))
+            var lines: [String] = []
+            let count = try PostgresStore.export(PostgresConfiguration(url: place.url, databaseSchema: place.name), entity: "Screening", format: .json) {
+                lines.append($0)
+            }
+            #expect(count == 2)
+            #expect(lines.first == #"{"_entity":"Screening","_pk":1,"code":"A1","title":"Up","startsAt":12.5,"price":"9.95","seats":40,"poster":"AQI=","cinema":null}"# + "\n")
+            #expect(lines.last?.contains(#""price":"0""#) == true)
+
+            let sqlite = temporaryStoreURL()
+            let context = ModelContext(try ModelContainer(for: Screening.self, configurations: ModelConfiguration(url: sqlite)))
+            let up = Screening(code: "A1", title: "Up", startsAt: Date(timeIntervalSinceReferenceDate: 12.5), price: Decimal(string: "9.95")!, seats: 40)
+            up.poster = Data([1, 2])
+            context.insert(up)
+            try context.save()
+            var sqliteLines: [String] = []
+            try StoreExport.export(storeAt: sqlite, entity: "Screening", format: .json) { sqliteLines.append($0) }
+            #expect(sqliteLines.first == lines.first)
+        }
+    }
+}
+
+func temporaryStoreURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("osd-pg-test-\(UUID().uuidString).store")
 }

@@ -26,7 +26,29 @@ public enum StoreExport {
     ///   such entity, or CSV is asked for several entities; what `write` throws.
     @discardableResult
     public static func export(storeAt url: URL, entity: String?, format: Format, write: (String) throws -> Void) throws -> Int {
-        let schema = try StoreFileReader.metadata(url).schema()
+        try export(schema: try StoreFileReader.metadata(url).schema(), entity: entity, format: format, write: write) { name, columns, body in
+            try StoreFileReader.forEachRow(url, entity: name, columns: columns, body)
+        }
+    }
+
+    /// Reads each row of an entity of a store of any kind: calls `columns` with the column names
+    /// once, then `body` with each row's values in that order (an entity of a hierarchy: its
+    /// rows and its subentities', by key).
+    package typealias RowSource = (_ entity: String, _ columns: ([String]) throws -> Void, _ body: ([StoredValue]) throws -> Void) throws -> Void
+
+    /// Writes the rows of `entity` (every entity of `schema` when `nil`, JSON only) that
+    /// `rows` reads, as ``export(storeAt:entity:format:write:)`` does for an SQLite store.
+    @discardableResult
+    package static func export(schema: Schema, entity: String?, format: Format, write: (String) throws -> Void, rows: RowSource) throws -> Int {
+        // The row source's callbacks write; they run before `rows` returns.
+        try withoutActuallyEscaping(write) { write in
+            try export(schema: schema, entity: entity, format: format, writingWith: write, rows: rows)
+        }
+    }
+
+    private static func export(
+        schema: Schema, entity: String?, format: Format, writingWith write: @escaping (String) throws -> Void, rows: RowSource
+    ) throws -> Int {
         let entities = entity.map { [$0] } ?? schema.entities.map(\.name)
         if format == .csv, entities.count != 1 {
             throw SwiftDataError.loadIssueModelContainer.explaining(
@@ -36,7 +58,7 @@ public enum StoreExport {
         for name in entities {
             var columns: [String] = []
             var decimalColumns: [Int] = []
-            try StoreFileReader.forEachRow(url, entity: name, columns: { names in
+            try rows(name, { names in
                 columns = names
                 // A hierarchy's table holds every class's columns.
                 let classes = schema.entitiesByName[name].map { $0.rootEntity.selfAndDescendants } ?? []

@@ -1,0 +1,57 @@
+import Foundation
+import OpenSwiftData
+import PostgresNIO
+
+extension PostgresStore {
+    /// Writes the rows of `entity` (every entity when `nil`, JSON only) of the store a
+    /// configuration names, as ``StoreExport`` writes an SQLite store's: the same columns (a
+    /// date's `timestamptz` twin left out), the same values. Read in one read-only transaction.
+    ///
+    /// - Parameters:
+    ///   - configuration: The store (its `schema` is not needed).
+    ///   - entity: The entity whose rows are written; `nil` for all.
+    ///   - format: JSON lines or CSV.
+    ///   - write: Called with each line, newline included.
+    /// - Returns: How many rows were written.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the store cannot be read or has
+    ///   no such entity; what `write` throws.
+    @discardableResult
+    public static func export(
+        _ configuration: PostgresConfiguration, entity: String?, format: StoreExport.Format, write: (String) throws -> Void
+    ) throws -> Int {
+        try configuration.validate()
+        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let databaseSchema = configuration.databaseSchema
+        let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
+        return try session.readOnlyTransaction {
+            guard let metadata = try readMetadata(in: databaseSchema, session: session),
+                  let schema = try? JSONDecoder().decode(Schema.self, from: Data(metadata.schemaJSON.utf8))
+            else {
+                throw SwiftDataError.loadIssueModelContainer.explaining("\(place) holds no OpenSwiftData store")
+            }
+            let tables = PostgresTables(databaseSchema: databaseSchema, schema: schema)
+            return try StoreExport.export(schema: schema, entity: entity, format: format, write: write) { name, columns, body in
+                guard let recorded = schema.entitiesByName[name] else {
+                    throw SwiftDataError.loadIssueModelContainer.explaining("\(place) has no entity \(name)")
+                }
+                let root = recorded.rootEntity
+                let storage = Dictionary(
+                    root.selfAndDescendants.flatMap(\.attributesInOrder).compactMap { attribute in attribute.storageType.map { (attribute.name, $0) } },
+                    uniquingKeysWith: { first, _ in first })
+                let selected = tables.columns(ofTableOf: root).filter { !$0.constraints.contains("GENERATED ALWAYS AS (") }
+                let kinds: [StorageType] = selected.map { column in
+                    column.name == "_entity" ? .string : storage[column.name] ?? .int64
+                }
+                try columns(selected.map(\.name))
+                var condition = ""
+                if recorded.superentity != nil {
+                    condition = " WHERE \"_entity\" IN (\(recorded.selfAndDescendants.map { PostgresNames.literal($0.name) }.joined(separator: ", ")))"
+                }
+                let list = zip(selected, kinds).map { PostgresValues.selected(PostgresNames.quoted($0.name), for: $1) }.joined(separator: ", ")
+                for row in try session.query(PostgresQuery(unsafeSQL: "SELECT \(list) FROM \(tables.table(root.name))\(condition) ORDER BY \"_pk\"")) {
+                    try body(try zip(row, kinds).map { try PostgresValues.stored($0, as: $1) })
+                }
+            }
+        }
+    }
+}
