@@ -24,11 +24,7 @@ extension PostgresStore {
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         return try session.readOnlyTransaction {
-            guard let metadata = try readMetadata(in: databaseSchema, session: session),
-                  let schema = try? JSONDecoder().decode(Schema.self, from: Data(metadata.schemaJSON.utf8))
-            else {
-                throw SwiftDataError.loadIssueModelContainer.explaining("\(place) holds no OpenSwiftData store")
-            }
+            let schema = try recordedStore(in: databaseSchema, place: place, session: session).schema
             let tables = PostgresTables(databaseSchema: databaseSchema, schema: schema)
             return try StoreExport.export(schema: schema, entity: entity, format: format, write: write) { name, columns, body in
                 guard let recorded = schema.entitiesByName[name] else {

@@ -17,15 +17,7 @@ extension PostgresStore {
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         return try session.readOnlyTransaction {
-            guard let metadata = try readMetadata(in: databaseSchema, session: session) else {
-                throw SwiftDataError.loadIssueModelContainer.explaining("\(place) holds no OpenSwiftData store (it has no _osd_metadata table)")
-            }
-            let schema: Schema
-            do {
-                schema = try JSONDecoder().decode(Schema.self, from: Data(metadata.schemaJSON.utf8))
-            } catch {
-                throw SwiftDataError.loadIssueModelContainer.explaining("the schema \(place) records cannot be read: \(error)")
-            }
+            let (metadata, schema) = try recordedStore(in: databaseSchema, place: place, session: session)
             let tables = PostgresTables(databaseSchema: databaseSchema, schema: schema)
             var rowCounts: [String: Int] = [:]
             var indices: [String: [(name: String, columns: [String], unique: Bool)]] = [:]
@@ -67,5 +59,34 @@ extension PostgresStore {
             WHERE s.nspname = \(databaseSchema) AND t.relname = \(table) AND NOT ix.indisprimary
             GROUP BY i.relname, ix.indisunique ORDER BY 1
             """).map { try $0.decode((String, Bool, [String]).self) }
+    }
+
+    /// The schema the store a configuration names records: the snapshot of the version that
+    /// wrote it, read in a read-only transaction.
+    ///
+    /// - Parameter configuration: The store (its `schema` is not needed).
+    /// - Returns: The recorded schema, which ``Schema/save(to:)`` writes in the snapshot format.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the server cannot be reached or
+    ///   the PostgreSQL schema holds no store.
+    public static func recordedSchema(of configuration: PostgresConfiguration) throws -> Schema {
+        try configuration.validate()
+        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let place = "the PostgreSQL schema \(configuration.databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
+        return try session.readOnlyTransaction { try recordedStore(in: configuration.databaseSchema, place: place, session: session).schema }
+    }
+
+    /// The metadata of the store in a PostgreSQL schema, and the schema it records.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming `place` when there is no store
+    ///   or its recorded schema cannot be read.
+    static func recordedStore(in databaseSchema: String, place: String, session: PostgresSession) throws -> (metadata: Metadata, schema: Schema) {
+        guard let metadata = try readMetadata(in: databaseSchema, session: session) else {
+            throw SwiftDataError.loadIssueModelContainer.explaining("\(place) holds no OpenSwiftData store (it has no _osd_metadata table)")
+        }
+        do {
+            return (metadata, try JSONDecoder().decode(Schema.self, from: Data(metadata.schemaJSON.utf8)))
+        } catch {
+            throw SwiftDataError.loadIssueModelContainer.explaining("the schema \(place) records cannot be read: \(error)")
+        }
     }
 }

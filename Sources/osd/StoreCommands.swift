@@ -105,12 +105,13 @@ struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a store's recorded schema as a frozen snapshot (the format of SchemaMigrationPlan.verify(snapshotsIn:)).")
 
-    @Argument(help: "The store file.") var store: String
+    @Argument(help: "The store file, or a PostgreSQL database as postgres://user:password@host:port/database?schema=name.") var store: String
     @Option(name: .shortAndLong, help: "The snapshot file to write, such as SchemaSnapshots/1.0.0.json.") var output: String
 
     func run() throws {
         try reportingErrors {
-            let schema = try StoreInspection.recordedSchema(ofStoreAt: URL(fileURLWithPath: store))
+            let schema = try PostgresConfiguration.named(store).map(PostgresStore.recordedSchema(of:))
+                ?? StoreInspection.recordedSchema(ofStoreAt: URL(fileURLWithPath: store))
             try schema.save(to: URL(fileURLWithPath: output))
             print("Wrote the schema of version \(schema.version) to \(output)")
         }
@@ -121,7 +122,7 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two stores or snapshot files as a migration would; exit code 1 when they differ.")
 
-    @Argument(help: "The first store or snapshot (the older).") var first: String
+    @Argument(help: "The first store or snapshot (the older); a PostgreSQL store as postgres://…/database?schema=name.") var first: String
     @Argument(help: "The second store or snapshot (the newer).") var second: String
     @Flag(help: "Print JSON.") var json = false
 
@@ -146,7 +147,7 @@ struct Diff: ParsableCommand {
     /// The attributes of a store whose columns have a default ("Entity.attribute"); none for a
     /// snapshot, which records no defaults.
     private static func defaulted(_ path: String) throws -> Set<String> {
-        guard URL(fileURLWithPath: path).pathExtension != "json" else { return [] }
+        guard URL(fileURLWithPath: path).pathExtension != "json", PostgresConfiguration.named(path) == nil else { return [] }
         let inspection = try StoreInspection(storeAt: URL(fileURLWithPath: path))
         return Set(inspection.entities.flatMap { entity in
             entity.attributes.filter { $0.defaultValue != nil }.map { "\(entity.name).\($0.name)" }
@@ -155,6 +156,7 @@ struct Diff: ParsableCommand {
 
     /// The schema a snapshot file holds, or a store records.
     private static func schema(_ path: String) throws -> Schema {
+        if let postgres = PostgresConfiguration.named(path) { return try PostgresStore.recordedSchema(of: postgres) }
         let url = URL(fileURLWithPath: path)
         if url.pathExtension == "json" {
             do {

@@ -99,6 +99,40 @@ struct PostgresInspectionTests {
             #expect(sqliteLines.first == lines.first)
         }
     }
+
+    /// `osd snapshot` and `osd diff` read a PostgreSQL store's recorded schema from its URL
+    /// (`?schema=` names the PostgreSQL schema), beside SQLite stores and snapshots.
+    @Test func snapshotAndDiffTakePostgresURLs() throws {
+        let osd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
+        try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
+        func run(_ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = osd
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        try ThrowAwaySchema().use { place in
+            let store = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
+            #expect(try PostgresStore.recordedSchema(of: PostgresConfiguration(url: place.url, databaseSchema: place.name)).fingerprint == store.schema.fingerprint)
+            let url = place.url.absoluteString + "?schema=" + place.name
+            let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("osd-pg-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: snapshot) }
+            #expect(try run(["snapshot", url, "-o", snapshot.path]).0 == 0)
+            let same = try run(["diff", snapshot.path, url])
+            #expect(same.0 == 0 && same.1.contains("Same structure."))
+
+            let sqlite = temporaryStoreURL()
+            _ = try ModelContainer(for: Cinema.self, AnExtraordinarilyLongNamedEntityForPostgresIdentifierLimits.self, configurations: ModelConfiguration(url: sqlite))
+            let different = try run(["diff", url, sqlite.path])
+            #expect(different.0 == 1)
+            #expect(different.1.contains("AnExtraordinarilyLongNamedEntityForPostgresIdentifierLimits"))
+        }
+    }
 }
 
 func temporaryStoreURL() -> URL {
