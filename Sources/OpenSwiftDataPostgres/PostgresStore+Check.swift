@@ -28,7 +28,7 @@ extension PostgresStore {
                 problems.append("_osd_metadata: the recorded fingerprint is not the recorded schema's")
             }
             let tables = PostgresTables(databaseSchema: databaseSchema, schema: schema)
-            let existing = Set(try session.query("SELECT tablename::text FROM pg_tables WHERE schemaname = \(databaseSchema)").map { try $0.decode(String.self) })
+            let existing = try tableNames(in: databaseSchema, session: session)
             for name in tables.tableNames where !existing.contains(name) {
                 problems.append("\(name): the table is missing")
             }

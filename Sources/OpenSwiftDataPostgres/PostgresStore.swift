@@ -113,7 +113,7 @@ public final class PostgresStore: DataStore {
     }
 
     /// The tables of a PostgreSQL schema.
-    private static func tableNames(in databaseSchema: String, session: PostgresSession) throws -> Set<String> {
+    static func tableNames(in databaseSchema: String, session: PostgresSession) throws -> Set<String> {
         Set(try session.query("SELECT tablename FROM pg_tables WHERE schemaname = \(databaseSchema)").map { try $0.decode(String.self) })
     }
 

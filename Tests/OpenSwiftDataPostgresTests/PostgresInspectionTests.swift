@@ -135,6 +135,39 @@ struct PostgresInspectionTests {
     }
 }
 
+@Model class Venue {
+    var name: String
+    init(name: String) { self.name = name }
+}
+
+@Model class Theatre: Venue {
+    var seats: Int
+    init(name: String, seats: Int) {
+        self.seats = seats
+        super.init(name: name)
+    }
+}
+
+/// A hierarchy's one table: rows counted by class, and a row of a class the schema lacks found.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct PostgresHierarchyInspectionTests {
+    @Test func rowsAreCountedByClassAndAStrangeClassIsAProblem() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try PostgresStore(PostgresConfiguration(schema: Schema([Venue.self, Theatre.self]), url: place.url, databaseSchema: place.name))
+            let venue = PostgresNames.qualified("Venue", in: place.name)
+            try place.session().query(PostgresQuery(unsafeSQL:
+                "INSERT INTO \(venue) (\"_entity\", \"name\", \"seats\") VALUES ('Venue', 'Hall', NULL), ('Theatre', 'Globe', 900), ('Theatre', 'Rose', 300)"))
+            let configuration = PostgresConfiguration(url: place.url, databaseSchema: place.name)
+            let inspection = try PostgresStore.inspection(of: configuration)
+            #expect(inspection.entities.first { $0.name == "Venue" }?.rows == 1)
+            #expect(inspection.entities.first { $0.name == "Theatre" }?.rows == 2)
+            #expect(try PostgresStore.problems(of: configuration) == [])
+            try place.session().query(PostgresQuery(unsafeSQL: "INSERT INTO \(venue) (\"_entity\", \"name\") VALUES ('Circus', 'Big Top')"))
+            #expect(try PostgresStore.problems(of: configuration) == ["Venue: 1 row(s) of class Circus, which the schema does not have"])
+        }
+    }
+}
+
 func temporaryStoreURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("osd-pg-test-\(UUID().uuidString).store")
 }
