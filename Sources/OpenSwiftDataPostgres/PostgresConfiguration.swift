@@ -27,6 +27,10 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     public let databaseSchema: String
     /// Whether the store refuses saves: for a read replica, or a reporting process.
     public let isReadOnly: Bool
+    /// How many connections to the server the store opens at most, shared by the contexts of
+    /// its container: as many contexts (threads, actors, `perform` calls) save or fetch at
+    /// once; more wait for a free one. The default is 4.
+    public var maximumConnections = 4
 
     /// A PostgreSQL store.
     ///
@@ -62,5 +66,16 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
         hasher.combine(name)
         hasher.combine(url)
         hasher.combine(databaseSchema)
+    }
+}
+
+extension PostgresConfiguration: ModelStoreConfiguration {
+    package var storeKey: String {
+        "\(PostgresEndpoint.redacted(url)) schema \(databaseSchema)"
+    }
+
+    package func openModelStore(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> any ModelStore {
+        try validate()
+        return try PostgresStore(self, schema: schema)
     }
 }

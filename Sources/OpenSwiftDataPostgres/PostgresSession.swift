@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import OpenSwiftData
 import PostgresNIO
+import Synchronization
 
 /// One connection to the server, used synchronously: each query runs on a SwiftNIO event loop
 /// and the calling thread waits for it. The context API is synchronous, as SwiftData's is, so
@@ -17,6 +18,10 @@ final class PostgresSession: @unchecked Sendable {
     private let logger: Logger
     private let lock = NSRecursiveLock()
     let endpoint: PostgresEndpoint
+    private let queries = Atomic<Int>(0)
+
+    /// How many statements the connection has run.
+    var queryCount: Int { queries.load(ordering: .relaxed) }
 
     /// Connects.
     ///
@@ -66,6 +71,7 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         Self.preconditionNotOnEventLoop()
+        queries.add(1, ordering: .relaxed)
         return try lock.withLock {
             do {
                 return Array(try connection.query(query, logger: logger).wait().rows)

@@ -11,14 +11,22 @@ import PostgresNIO
 /// otherwise checks that its tables follow the models. It does so in one transaction holding a
 /// transaction-level advisory lock keyed to the PostgreSQL schema, so that servers starting
 /// together create the store once, and the others find it made.
-public final class PostgresStore: DataStore {
+public final class PostgresStore: DataStore, Sendable {
     public typealias Configuration = PostgresConfiguration
 
     public final let identifier: String
     public final let schema: Schema
     public final let configuration: PostgresConfiguration
-    let session: PostgresSession
-    let tables: PostgresTables
+    /// The store's connections.
+    let sessions: PostgresSessionPool
+    let postgresTables: PostgresTables
+    /// The layout of each entity's table, by entity name, as contexts read and write them.
+    package let tables: [String: TableLayout]
+    package let otherClassTables = OtherClassTables()
+    /// Who listens to the commits of this process's contexts to the store.
+    let commitListeners = CommitListeners()
+    /// What each table layout's rows are read as, made on first read.
+    let readPlans = ReadPlans()
 
     /// Opens (creating it first when there is none) the store the configuration describes.
     ///
@@ -28,20 +36,28 @@ public final class PostgresStore: DataStore {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the server cannot be reached,
     ///   the configuration has no schema, the PostgreSQL schema holds other tables of the same
     ///   names, or the store's tables follow other models; nothing is created or changed then.
-    public init(_ configuration: PostgresConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) throws {
+    public convenience init(_ configuration: PostgresConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) throws {
         try configuration.validate()
         guard let schema = configuration.schema else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the configuration \(configuration.name) has no schema: a store opened on its own needs the models it holds (PostgresConfiguration(schema:))")
         }
         try schema.validate()
+        try self.init(configuration, schema: schema)
+    }
+
+    /// Opens the store holding `schema`, the part of a container's schema the configuration holds.
+    init(_ configuration: PostgresConfiguration, schema: Schema) throws {
         self.configuration = configuration
         self.schema = schema
-        let tables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
+        let postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
         let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
-        identifier = try session.transaction { try Self.openOrCreate(configuration, schema: schema, tables: tables, session: session) }
-        self.tables = tables
-        self.session = session
+        identifier = try session.transaction { try Self.openOrCreate(configuration, schema: schema, tables: postgresTables, session: session) }
+        // The Query layer's SQL names tables unqualified.
+        let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
+        sessions = try PostgresSessionPool(first: session, maximum: configuration.maximumConnections) { try $0.query(searchPath) }
+        self.postgresTables = postgresTables
+        tables = TableLayout.layouts(of: schema)
     }
 
     /// What the store records about itself.

@@ -2,12 +2,16 @@ import Foundation
 
 /// What a fetch reads: the entity's table and store, and the fetch's SQL clauses.
 struct FetchPlan {
-    let store: SQLiteStore
+    let store: any ModelStore
     let table: TableLayout
     private(set) var condition: SQLFragment?
     let orderBy: String?
     /// The other entities the condition and the order read through relationships.
     private(set) var relatedEntities: Set<String>
+    /// Whether the store's SQL cannot run the predicate or the sort (they call OpenSwiftData's
+    /// Swift functions, which only SQLite connections have): the context then answers in
+    /// memory, with `Predicate.evaluate` and `sorted(using:)`, never differently from Swift.
+    private(set) var answersInMemory = false
 
     /// The plan, reading only the rows of its entity's own class, not its subclasses'.
     func excludingSubclasses() -> FetchPlan {
@@ -25,7 +29,7 @@ struct FetchPlan {
     /// The rows the plan's condition matches, in key order.
     var matchingRows: RowSelection { RowSelection(table, where: condition) }
 
-    init(store: SQLiteStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
+    init(store: any ModelStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
         self.store = store
         self.table = table
         self.condition = condition
@@ -53,5 +57,8 @@ struct FetchPlan {
             [table.classCondition(), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
+        if !store.runsSwiftFunctions, !store.canRun(predicate?.condition.sql ?? "") || !store.canRun(orderBy ?? "") {
+            answersInMemory = true
+        }
     }
 }

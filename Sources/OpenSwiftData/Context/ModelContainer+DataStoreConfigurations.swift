@@ -42,15 +42,20 @@ extension ModelContainer {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]
     ) throws {
         var models: [ModelConfiguration] = []
+        var others: [any ModelStoreConfiguration] = []
         for configuration in configurations {
-            guard let model = configuration as? ModelConfiguration else {
+            if let model = configuration as? ModelConfiguration {
+                try model.validate()
+                models.append(model)
+            } else if let other = configuration as? any ModelStoreConfiguration {
+                try other.validate()
+                others.append(other)
+            } else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which a ModelContainer cannot run: containers run SQLite stores (ModelConfiguration) only, for now; a PostgresStore opens and creates its tables on its own (PostgresStore(configuration)), and contexts over it are not built yet. Nothing was opened")
+                    "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which a ModelContainer cannot run: containers run the stores of ModelConfiguration (SQLite) and PostgresConfiguration (OpenSwiftDataPostgres). Nothing was opened")
             }
-            try model.validate()
-            models.append(model)
         }
-        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: models)
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: models, otherConfigurations: others, progress: nil)
     }
 
     private static func storeType<C: DataStoreConfiguration>(of configuration: C) -> String {

@@ -34,7 +34,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     public let migrationReports: [MigrationReport]
 
     let orderedConfigurations: [ModelConfiguration]
-    let stores: [SQLiteStore]
+    let stores: [any ModelStore]
     /// The name of the configuration each store was opened for, by store identifier.
     let configurationNameByStore: [String: String]
     /// How many observers want ``remoteChange`` posted, and the watches of the stores' commits
@@ -48,7 +48,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     /// How many migration containers exist, on any thread. While there are none, a model
     /// read for the first time can be observed without a look at its context.
     static let migratingCount = Atomic<Int>(0)
-    private let storeByEntity: [String: SQLiteStore]
+    private let storeByEntity: [String: any ModelStore]
+    /// The threads ``perform(_:)`` runs its work on: as many as the stores serve at once.
+    let workerThreads: WorkerThreads
     /// The relationships a fetch of a model class would reach and could not read.
     let unreadableRelationships: UnreadableRelationships
     /// The identifier each model got at its first save, by the key of the temporary identifier
@@ -108,7 +110,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration]
     ) throws {
-        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations, progress: nil)
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations, otherConfigurations: [], progress: nil)
     }
 
     /// A container whose stores report the progress of their migrations as they open, so that
@@ -135,22 +137,24 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         configurations: [ModelConfiguration], migrationProgress: @escaping @Sendable (MigrationProgress) -> Void
     ) throws {
-        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations, progress: migrationProgress)
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: configurations, otherConfigurations: [], progress: migrationProgress)
     }
 
-    private init(
+    init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?,
-        configurations: [ModelConfiguration], progress: (@Sendable (MigrationProgress) -> Void)?
+        configurations: [ModelConfiguration], otherConfigurations: [any ModelStoreConfiguration],
+        progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws {
-        let layout = try ContainerLayout(schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations)
+        let layout = try ContainerLayout(
+            schema: givenSchema, migrationPlan: migrationPlan, configurations: configurations, otherConfigurations: otherConfigurations)
         schema = layout.schema
         self.migrationPlan = migrationPlan
         isMigrating = false
         migrationSession = nil
         orderedConfigurations = layout.configurations
 
-        var stores: [SQLiteStore] = []
-        var storeByEntity: [String: SQLiteStore] = [:]
+        var stores: [any ModelStore] = []
+        var storeByEntity: [String: any ModelStore] = [:]
         var reports: [MigrationReport] = []
         var configurationNameByStore: [String: String] = [:]
         for storeLayout in layout.stores {
@@ -160,7 +164,14 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             reports += report.map { [$0] } ?? []
             for entity in storeLayout.schema.entities { storeByEntity[entity.name] = store }
         }
+        for other in layout.otherStores {
+            let store = try other.configuration.openModelStore(schema: other.schema, migrationPlan: migrationPlan)
+            stores.append(store)
+            configurationNameByStore[store.identifier] = other.configuration.name
+            for entity in other.schema.entities { storeByEntity[entity.name] = store }
+        }
         self.stores = stores
+        workerThreads = WorkerThreads(count: stores.map(\.concurrentUses).max() ?? 1, label: "osd-perform")
         self.configurationNameByStore = configurationNameByStore
         self.storeByEntity = storeByEntity
         migrationReports = reports
@@ -229,6 +240,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             orderedConfigurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
         }
         stores = [store]
+        workerThreads = WorkerThreads(count: 1, label: "osd-perform")
         configurationNameByStore = [store.identifier: orderedConfigurations[0].name]
         migrationReports = []
         let storeByEntity = Dictionary(store.schema.entities.map { ($0.name, store) }, uniquingKeysWith: { a, _ in a })
@@ -264,16 +276,16 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     }
 
     /// The store holding an entity's rows, and the entity's table there.
-    func table(forEntity name: String) -> (store: SQLiteStore, table: TableLayout)? {
+    func table(forEntity name: String) -> (store: any ModelStore, table: TableLayout)? {
         guard let store = storeByEntity[name], let table = store.tables[name] else { return nil }
         return (store, table)
     }
 
     /// The store holding an entity's rows, and the layout reading them as `modelType`, the class
-    /// a relationship declares (see ``SQLiteStore/table(forEntity:readingRowsAs:)``).
+    /// a relationship declares (see ``ModelStore/table(forEntity:readingRowsAs:)``).
     func table(
         forEntity name: String, readingRowsAs modelType: any PersistentModel.Type
-    ) throws(SQLiteStore.OtherClassReadRefusal) -> (store: SQLiteStore, table: TableLayout)? {
+    ) throws(OtherClassReadRefusal) -> (store: any ModelStore, table: TableLayout)? {
         guard let store = storeByEntity[name], let table = try store.table(forEntity: name, readingRowsAs: modelType) else { return nil }
         return (store, table)
     }

@@ -64,7 +64,7 @@ extension ModelContext {
     }
 
     /// How the store deletes a pending batch at the save (after ``loadModelsOfBatchDeletes()``).
-    func storeDeleteKind(of batch: FetchPlan) -> SQLiteStore.BatchDeleteKind {
+    func storeDeleteKind(of batch: FetchPlan) -> BatchDeleteKind {
         guard isolatedEntity(batch) else { return .applyingDeleteRules }
         // The keys are needed only to let go of models this context holds for those rows; a
         // batch with delete rules runs only while the context holds none.
@@ -74,8 +74,11 @@ extension ModelContext {
     /// Whether the rows a query matches can be deleted by SQL at the next save: see
     /// ``delete(model:where:includeSubclasses:)``.
     private func canDeleteInStore(_ query: FetchPlan) -> Bool {
+        // A predicate only Swift answers selects the models in memory.
+        if query.answersInMemory { return false }
         let pending = Set((inserted + changed.states + deleted.values).map(\.layout.entityName))
         if isolatedEntity(query) { return !pending.contains(query.table.entity.name) }
+        if !query.store.appliesDeleteRules { return false }
         let entities = container.schema.entitiesByName
         let cascaded = cascadeReach(of: query.table.entity.name)
         var touched = cascaded.union(query.relatedEntities)

@@ -25,7 +25,7 @@ extension ModelContext {
 
     private func fetchModels<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
-        if descriptor.includePendingChanges, hasPendingChanges(affecting: query) {
+        if query.answersInMemory || descriptor.includePendingChanges && hasPendingChanges(affecting: query) {
             return try fetchInMemory(descriptor, query)
         }
         guard let pending = pendingStates(of: query.table, if: descriptor.includePendingChanges) else {
@@ -69,7 +69,7 @@ extension ModelContext {
             throw SwiftDataError.includePendingChangesWithBatchSize.explaining(
                 "the context has unsaved changes to \(pending.joined(separator: ", ")), which a batched fetch of \(query.table.entity.name) cannot include; save first, or set includePendingChanges to false")
         }
-        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))
+        let rowIDs = try storedRowIDs(query, descriptor)
         return FetchResultsCollection(rowIDs: rowIDs, batchSize: max(batchSize, 1)) { [unowned self] batch in
             try self.models(T.self, rowIDs: batch, query)
         }
@@ -82,7 +82,7 @@ extension ModelContext {
     /// - Throws: The errors of ``fetch(_:)``.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
-        if unsavedChangesMatter(to: query, descriptor) {
+        if query.answersInMemory || unsavedChangesMatter(to: query, descriptor) {
             return try fetchModels(descriptor).count
         }
         let count = try query.store.count(query.table, where: query.condition)
@@ -98,7 +98,7 @@ extension ModelContext {
     public func fetchIdentifiers<T>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier]
     where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
-        if unsavedChangesMatter(to: query, descriptor) {
+        if query.answersInMemory || unsavedChangesMatter(to: query, descriptor) {
             return try fetchModels(descriptor).map(\.persistentModelID)
         }
         let selection = query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset)
@@ -150,7 +150,7 @@ extension ModelContext {
         block: (_ model: T) throws -> Void
     ) throws where T: PersistentModel {
         let query = try FetchPlan(fetch, in: self)
-        let rowIDs = try query.store.fetchRowIDs(query.selection(limit: fetch.fetchLimit, offset: fetch.fetchOffset))
+        let rowIDs = try storedRowIDs(query, fetch)
         let batchSize = max(batchSize, 1)
         var start = 0
         while start < rowIDs.count {
@@ -264,14 +264,16 @@ extension ModelContext {
         return read.intersection(pending).sorted()
     }
 
-    /// A fetch answered in memory: every stored model of the entity and every inserted one,
-    /// filtered with `predicate.evaluate` and sorted with `sorted(using:)` over the objects as
-    /// the context holds them, unsaved changes included.
+    /// A fetch answered in memory: every stored model of the entity and, with pending changes,
+    /// every inserted one, filtered with `predicate.evaluate` and sorted with `sorted(using:)`
+    /// over the objects as the context holds them. What runs when unsaved changes decide the
+    /// answer, and when the store's SQL cannot (``FetchPlan/answersInMemory``).
     private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: FetchPlan) throws -> [T] {
         let everything = FetchPlan(store: query.store, table: query.table, condition: nil, orderBy: nil)
+        let pending = descriptor.includePendingChanges
         let stored: [T] = try materializeRows(everything)
-            .filter { !Self.state(of: $0).isDeleted }
-        let unsaved = inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
+            .filter { !pending || !Self.state(of: $0).isDeleted }
+        let unsaved = !pending ? [] : inserted.filter { $0.layout.entityName == query.table.entity.name }.compactMap { $0.model as? T }
         var results = stored + unsaved
         if let predicate = descriptor.predicate {
             results = try results.filter { try predicate.evaluate($0) }
@@ -284,8 +286,20 @@ extension ModelContext {
         return Array(results[start..<end])
     }
 
+    /// The keys of the stored rows the descriptor selects, after its offset and limit: from the
+    /// store, or, when the store's SQL cannot answer the query (``FetchPlan/answersInMemory``),
+    /// from the stored models matched in memory.
+    private func storedRowIDs<T: PersistentModel>(_ query: FetchPlan, _ descriptor: FetchDescriptor<T>) throws -> [Int64] {
+        guard query.answersInMemory else {
+            return try query.store.fetchRowIDs(query.selection(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))
+        }
+        var stored = descriptor
+        stored.includePendingChanges = false
+        return try fetchInMemory(stored, query).compactMap { Self.state(of: $0).rowID }
+    }
+
     /// The store holding `layout`'s entity, when it is this container's model class of it.
-    func store(for layout: ModelLayout) throws -> SQLiteStore {
+    func store(for layout: ModelLayout) throws -> any ModelStore {
         guard case let (store, table)? = container.table(forEntity: layout.entityName) else {
             throw SwiftDataError.unknownSchema.explaining(
                 "\(String(reflecting: layout.modelType)) is not one of this container's models; create the container with it (or with the VersionedSchema it belongs to)")

@@ -92,15 +92,15 @@ extension ModelContext {
 
     /// The pending changes, inserts, deletes and batch deletes, grouped by the store each
     /// model's entity is in.
-    private func pendingChangesByStore() throws -> [(store: SQLiteStore, changes: SQLiteStore.Changes)] {
+    private func pendingChangesByStore() throws -> [(store: any ModelStore, changes: StoreChanges)] {
         // A container has a store or two: finding one's group by comparing references costs
         // less than hashing for each of a million models, and models come in runs of one
         // entity, whose store the last one found answers.
-        var groups: [(store: SQLiteStore, changes: SQLiteStore.Changes)] = []
+        var groups: [(store: any ModelStore, changes: StoreChanges)] = []
         var last: (layout: ModelLayout, group: Int)?
-        func group(of store: SQLiteStore) -> Int {
+        func group(of store: any ModelStore) -> Int {
             if let index = groups.firstIndex(where: { $0.store === store }) { return index }
-            groups.append((store, SQLiteStore.Changes()))
+            groups.append((store, StoreChanges()))
             return groups.count - 1
         }
         func group(of state: ModelState) throws -> Int {
@@ -147,7 +147,7 @@ extension ModelContext {
     }
 
     /// Gives each saved insert of one store its row and registers it; returns the new identifiers.
-    private func finishInserts(_ states: [ModelState], rowIDs: [Int64], in store: SQLiteStore) -> [PersistentIdentifier] {
+    private func finishInserts(_ states: [ModelState], rowIDs: [Int64], in store: any ModelStore) -> [PersistentIdentifier] {
         var identifiers: [PersistentIdentifier] = []
         identifiers.reserveCapacity(states.count)
         var start = states.startIndex

@@ -14,7 +14,7 @@ struct StoreTableColumns: ColumnResolving {
     let storeIdentifier: String
 
     /// The table of `table`'s entity in `store`, under its own name.
-    init(_ table: TableLayout, in store: SQLiteStore) {
+    init(_ table: TableLayout, in store: any ModelStore) {
         self.init(table, qualifier: table.tableName, tables: store.tables, storeIdentifier: store.identifier)
     }
 

@@ -8,7 +8,7 @@ struct UnreadableRelationships {
     private let problemByClass: [ObjectIdentifier: String]
 
     /// - Parameter storeOf: the store holding an entity's rows, if the container has it.
-    init(models: [ModelLayout], storeOf: (String) -> SQLiteStore?) {
+    init(models: [ModelLayout], storeOf: (String) -> (any ModelStore)?) {
         var direct: [ObjectIdentifier: String] = [:]
         var reached: [ObjectIdentifier: [ObjectIdentifier]] = [:]
         var pending = models.map(\.modelType)
@@ -60,7 +60,7 @@ struct UnreadableRelationships {
 
     private static func explanation(
         _ layout: ModelLayout, _ property: ModelLayout.Property, _ destination: any PersistentModel.Type,
-        _ refusal: SQLiteStore.OtherClassReadRefusal
+        _ refusal: OtherClassReadRefusal
     ) -> String {
         let declared = String(reflecting: destination)
         return "\(layout.entityName).\(property.name) is declared with \(declared), but this container's \(Schema.entityName(for: destination)) is \(String(reflecting: refusal.storeClass)), and its rows cannot be read as \(declared): "

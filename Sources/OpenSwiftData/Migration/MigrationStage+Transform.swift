@@ -119,9 +119,11 @@ extension ModelContext {
         in oldContext: ModelContext, reusing oldSpares: inout SpareModels, _ newSpares: inout SpareModels
     ) throws -> ([Old], [New]) {
         var olds: [Old] = []
+        // A migration's contexts run over the SQLite store of its transaction (MigrationSession).
+        let store = newQuery.store as! SQLiteStore
         let news: [New] = try materializeRows(newQuery, reusing: &newSpares) { newRow in
             olds = try oldContext.materializeRows(oldQuery, reusing: &oldSpares) { oldRow in
-                try newQuery.store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
+                try store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in
                     try newRow(rowID, new)
                     try oldRow(rowID, old)
                 }

@@ -3,7 +3,7 @@ import Synchronization
 /// What OpenSwiftData knows about one model class, read once from its `schemaMetadata`: the
 /// entity name, the persisted properties in declaration order, and where each property's value
 /// sits in the model's backing data.
-final class ModelLayout: @unchecked Sendable {
+package final class ModelLayout: @unchecked Sendable {
     /// One persisted property of the model.
     struct Property {
         enum Kind {
@@ -69,14 +69,14 @@ final class ModelLayout: @unchecked Sendable {
     /// `DefaultBackingData` of the model type's root class (itself, unless it subclasses
     /// another `@Model` class), which loaded rows are created as.
     let loadedStateType: any LoadableModelState.Type
-    let entityName: String
+    package let entityName: String
     /// The entity name of the hierarchy's root class, which a context registers the models of
     /// every class of the hierarchy under (one table holds their rows); the entity's own name
     /// for a class that subclasses no `@Model` class.
     let registryName: String
     let properties: [Property]
     /// The indices of the relationship properties; saving visits only these.
-    let relationshipIndices: [Int]
+    package let relationshipIndices: [Int]
     /// The indices of the `let` properties, copied into a new model's values when it is inserted.
     let constantIndices: [Int]
     /// The `#Unique` and `#Index` declarations of the model.

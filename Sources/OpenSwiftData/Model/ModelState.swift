@@ -7,10 +7,10 @@ import Foundation
 /// (``ModelValues``). Read by index, a slot is ``noValue`` until the property gets a value; an
 /// optional property holding `nil` has `Optional.none`.
 @usableFromInline
-class ModelState {
+package class ModelState {
     /// The layout of the model's class. The backing data a subclass's instance is made with is
     /// its root class's until ``moveSubclassValues(of:from:)`` gives it the subclass's.
-    @exclusivity(unchecked) private(set) var layout: ModelLayout
+    @exclusivity(unchecked) package private(set) var layout: ModelLayout
     // Every property read and write goes through here. ModelState is confined to its model's
     // context (models are not Sendable) and no access to `values` nests inside another, so the
     // runtime's exclusivity check, a call before and after each access, is skipped.
@@ -21,11 +21,11 @@ class ModelState {
     // the backing data fits a smaller allocation size: mind the order when adding a property.
 
     /// The row holding the model, once it has been saved or fetched.
-    var rowID: Int64?
+    package var rowID: Int64?
     /// Inserted into its context and not saved yet.
     var isInserted = false
     /// Deleted from its context.
-    var isDeleted = false
+    package var isDeleted = false
     /// The model is being created over these values: the initial values its declarations give
     /// are applied as it is initialized, and must not replace the loaded ones.
     var isBeingLoaded = false
@@ -46,7 +46,7 @@ class ModelState {
     /// Properties changed since the last save, by index. Every property set reads and writes
     /// it; like `values`, unchecked for exclusivity. Their values as last saved are kept by the
     /// context (``SavedValues``).
-    @exclusivity(unchecked) var changedProperties: PropertyIndexSet = []
+    @exclusivity(unchecked) package var changedProperties: PropertyIndexSet = []
 
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)

@@ -4,7 +4,7 @@
 /// Read and written as `Any` by index, as an array of them would be, with ``ModelState/noValue``
 /// standing for a slot that holds no value; ``value(at:as:)`` reads a slot as its own type
 /// without boxing it. A value type: copies share the storage until one of them changes.
-struct ModelValues {
+package struct ModelValues {
     /// `nil` until room is made (``isEmpty``).
     private var storage: Storage?
 
@@ -59,7 +59,7 @@ struct ModelValues {
     }
 
     /// The slot at `index`: its value boxed, or ``ModelState/noValue``.
-    subscript(index: Int) -> Any {
+    package subscript(index: Int) -> Any {
         get {
             let storage = storage.unsafelyUnwrapped
             guard storage.isPresent(index) else { return ModelState.noValue }

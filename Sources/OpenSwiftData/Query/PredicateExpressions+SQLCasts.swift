@@ -28,7 +28,7 @@ extension PredicateExpressions.TypeCheck: PredicateSQLTranslatable {
         // A missing model (a nil to-one relationship) is of no class.
         let present: SQLFragment = "\(key) IS NOT NULL"
         guard let condition = cast.condition else { return .sql(present, type: Bool.self) }
-        return .sql("(\(present) AND \(model.read(condition)) = 1)", type: Bool.self)
+        return .sql("(\(present) AND \(model.read(condition)) = TRUE)", type: Bool.self)
     }
 }
 

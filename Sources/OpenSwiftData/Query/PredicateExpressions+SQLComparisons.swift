@@ -65,7 +65,7 @@ extension PredicateTranslationScope {
             let l = try sql(left, like: right, in: node)
             let r = try sql(right, like: left, in: node)
             if left.mayBeNil || right.mayBeNil {
-                return "(\(l) \(raw: op == .equal ? "IS" : "IS NOT") \(r))"
+                return "(\(l) \(raw: op == .equal ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM") \(r))"
             }
             return "(\(l) \(raw: op.sql) \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -150,7 +150,7 @@ extension PredicateTranslationScope {
     /// for operands that are not optional in Swift, whose `NULL` can mean nothing else.
     func withNaNAnswer(_ comparison: SQLFragment, _ left: TranslatedExpression, _ right: TranslatedExpression, nanAnswer: Bool) -> SQLFragment {
         guard left.mayBeNaN || right.mayBeNaN, !left.mayBeNull, !right.mayBeNull else { return comparison }
-        return "COALESCE(\(comparison), \(raw: nanAnswer ? "1" : "0"))"
+        return "COALESCE(\(comparison), \(raw: nanAnswer ? "TRUE" : "FALSE"))"
     }
 }
 

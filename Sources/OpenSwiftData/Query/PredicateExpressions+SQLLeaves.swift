@@ -109,7 +109,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
 
 extension SQLFragment.Interpolation {
     /// Text spliced as SQL as it is: only for names this module defines, never for values.
-    mutating func appendInterpolation(raw text: String) {
+    package mutating func appendInterpolation(raw text: String) {
         fragment.sql += text
     }
 }

@@ -134,7 +134,7 @@ extension PredicateTranslationScope {
         if let collection = left.collectionReference ?? right.collectionReference {
             let other = left.collectionReference != nil ? right : left
             // A stored to-many relationship always has its array, empty or not.
-            if other.isNilConstant { return "0" }
+            if other.isNilConstant { return "FALSE" }
             throw unsupported(
                 node,
                 "\(collection.description) is a to-many relationship, which cannot be compared as a whole; "
@@ -153,7 +153,7 @@ extension PredicateTranslationScope {
                 throw unsupported(node, "\(otherModel.description) has no identity to compare in SQL")
             }
             if otherIdentity.entityName == identity.entityName, otherIdentity.storeIdentifier == identity.storeIdentifier {
-                return "(\(key) IS \(otherKey))"
+                return "(\(key) IS NOT DISTINCT FROM \(otherKey))"
             }
             return "(\(key) IS NULL AND \(otherKey) IS NULL)"
         case .constant(let value):
@@ -161,8 +161,8 @@ extension PredicateTranslationScope {
             guard let identifier = Self.identifier(in: value) else {
                 throw unsupported(node, "\(model.description) can only be compared with a PersistentIdentifier or nil")
             }
-            guard let row = identity.rowID(of: identifier) else { return "0" }
-            return "(\(key) IS \(SQLFragment.argument(row.databaseValue)))"
+            guard let row = identity.rowID(of: identifier) else { return "FALSE" }
+            return "(\(key) IS NOT DISTINCT FROM \(SQLFragment.argument(row.databaseValue)))"
         case .sql, .collection:
             throw unsupported(
                 node,
@@ -192,7 +192,7 @@ extension PredicateTranslationScope {
         var conditions: [SQLFragment] = []
         if containsNil { conditions.append("\(key) IS NULL") }
         if !rows.isEmpty {
-            conditions.append("COALESCE(\(key) IN (\(SQLFragment.joined(rows, separator: ", "))), 0)")
+            conditions.append("COALESCE(\(key) IN (\(SQLFragment.joined(rows, separator: ", "))), FALSE)")
         }
         if conditions.isEmpty { return .constant(false, type: Bool.self) }
         return .sql("(\(SQLFragment.joined(conditions, separator: " OR ")))", type: Bool.self)

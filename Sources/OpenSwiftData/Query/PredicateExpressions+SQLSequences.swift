@@ -76,7 +76,7 @@ extension PredicateExpressions.SequenceContains: PredicateSQLTranslatable {
             let list = SQLFragment.joined(items, separator: ", ")
             // `NULL IN (…)` is NULL; make it false so that `NOT` keeps Swift's meaning.
             conditions.append(member.mayBeNil
-                ? "COALESCE(\(memberSQL) IN (\(list)), 0)"
+                ? "COALESCE(\(memberSQL) IN (\(list)), FALSE)"
                 : "\(memberSQL) IN (\(list))")
         }
         if conditions.isEmpty { return .constant(false, type: Bool.self) }

@@ -244,7 +244,7 @@ final class PredicateTranslationScope {
             } catch {
                 throw unsupported(node, "the value \(value) could not be encoded: \(error)")
             }
-            return databaseValue.isNull ? "NULL" : .argument(databaseValue)
+            return databaseValue.isNull ? "NULL" : .argument(databaseValue, storage: codec.storage)
         }
     }
 
@@ -259,7 +259,7 @@ final class PredicateTranslationScope {
             guard let bool = value as? Bool else {
                 throw unsupported(node, "a condition must be a Bool, not \(readableTypeName(expression.type))")
             }
-            return bool ? "1" : "0"
+            return bool ? "TRUE" : "FALSE"
         }
     }
 

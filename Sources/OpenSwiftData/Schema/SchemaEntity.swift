@@ -237,7 +237,7 @@ extension Schema.Entity {
 
     /// The entity's uniqueness constraints and its superentities': a value unique in a
     /// superentity is unique among the rows of every class below it.
-    var uniquenessConstraintsWithInherited: [[String]] {
+    package var uniquenessConstraintsWithInherited: [[String]] {
         (superentity?.uniquenessConstraintsWithInherited ?? []) + uniquenessConstraints
     }
 

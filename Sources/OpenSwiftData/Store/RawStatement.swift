@@ -7,7 +7,7 @@ import GRDBSQLite
 /// `StatementArguments` and `Row` (the DocC article Internals says what they cost).
 ///
 /// Used only inside one `read` or `write` of the connection that prepared it.
-final class RawStatement {
+final class RawStatement: StoredRowReading {
     private let db: Database
     private let sql: String
     /// GRDB's statement, which owns (and in time finalizes) the SQLite statement; held so it

@@ -7,7 +7,7 @@ import Foundation
 /// description; a fetch of a million rows runs this a million times. An `Int`, `Double`,
 /// `String` or `UUID` attribute whose slot holds its type is read from its column straight into
 /// the slot (``Source/direct(_:_:_:)``); any other through its codec.
-struct RowDecoder {
+package struct RowDecoder {
     /// Where one property's value comes from.
     enum Source {
         /// An attribute's column, at this index of the select list.
@@ -137,7 +137,7 @@ struct RowDecoder {
     /// The model values of the row `row` is on; its columns are `selectList`'s, `_pk` first.
     /// `sharedValues` are the values the decoder's `other` layout read from the row, when it
     /// was made to share them.
-    func values(of row: RawStatement, sharing sharedValues: ModelValues = ModelValues()) throws -> ModelValues {
+    package func values<Row: StoredRowReading>(of row: Row, sharing sharedValues: ModelValues = ModelValues()) throws -> ModelValues {
         var values = ModelValues(slots)
         for index in sources.indices {
             switch sources[index] {
@@ -162,7 +162,7 @@ struct RowDecoder {
     }
 
     /// Reads the column through its codec into the slot at `index`.
-    private func read(_ row: RawStatement, at column: Int32, as unowned: UnownedCodec, into values: inout ModelValues, at index: Int) throws {
+    private func read<Row: StoredRowReading>(_ row: Row, at column: Int32, as unowned: UnownedCodec, into values: inout ModelValues, at index: Int) throws {
         do {
             try unowned.with { try row.read(at: column, as: $0, into: &values, at: index) }
         } catch {
@@ -173,7 +173,7 @@ struct RowDecoder {
 
     /// Puts the column's value in the slot at `index` of `values`, which no copy shares yet, when
     /// the column holds the storage class `read` expects; `false`, putting nothing, otherwise.
-    private static func readDirectly(_ read: DirectRead, from row: RawStatement, at column: Int32, into values: ModelValues, at index: Int) -> Bool {
+    private static func readDirectly<Row: StoredRowReading>(_ read: DirectRead, from row: Row, at column: Int32, into values: ModelValues, at index: Int) -> Bool {
         switch read {
         case .integer(let offset):
             guard let int = row.integer(at: column) else { return false }

@@ -1,16 +1,16 @@
 import GRDB
 
 /// Which rows of a table a read selects, and in what order: what a fetch asks the store for.
-struct RowSelection {
-    let table: TableLayout
+package struct RowSelection {
+    package let table: TableLayout
     /// The SQL condition rows must meet; `nil` for every row.
-    var condition: SQLFragment?
+    package var condition: SQLFragment?
     /// The SQL `ORDER BY` terms; rows come in key order after them (and without them).
-    var orderBy: String?
-    var limit: Int?
-    var offset: Int?
+    package var orderBy: String?
+    package var limit: Int?
+    package var offset: Int?
 
-    init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil) {
+    package init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil) {
         self.table = table
         self.condition = condition
         self.orderBy = orderBy

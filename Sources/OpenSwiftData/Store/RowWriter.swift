@@ -270,11 +270,7 @@ struct RowWriter {
     /// The key a to-one relationship stores: the related row's, `NULL` when it holds nothing,
     /// or `nil` when the related model has no row yet.
     private func foreignKeyValue(_ state: ModelState, _ foreignKey: StoredRelationship) -> DatabaseValue? {
-        let value = state.storedValue(at: foreignKey.propertyIndex)
-        if case .toOne(let rowID)? = RelationshipFault.held(in: value) { return rowID.databaseValue }
-        guard let related = state.relatedModels(in: value, at: foreignKey.propertyIndex).first else { return .null }
-        guard let relatedState = related.modelState, let rowID = rowID(of: relatedState) else { return nil }
-        return rowID.databaseValue
+        state.foreignKey(foreignKey, rowID: rowID(of:)).map { $0?.databaseValue ?? .null }
     }
 
     /// Deletes the join rows of an inserted model's to-many relationships that its value is
@@ -285,8 +281,7 @@ struct RowWriter {
     mutating func clearJoinRows(ofInserted state: ModelState) throws {
         guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         for relationship in try table(of: state).relationships {
-            guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage,
-                  !RelationshipFault.isFault(state.storedValue(at: relationship.propertyIndex))
+            guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage, state.holdsLoadedValue(of: relationship)
             else { continue }
             try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
                 .execute(arguments: [rowID])
@@ -301,8 +296,7 @@ struct RowWriter {
         let table = try table(of: state)
         for relationship in table.relationships {
             if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
-            let value = state.storedValue(at: relationship.propertyIndex)
-            if RelationshipFault.isFault(value) { continue }
+            if !state.holdsLoadedValue(of: relationship) { continue }
             switch relationship.storage {
             case .foreignKey(let column):
                 if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }
@@ -320,10 +314,7 @@ struct RowWriter {
                 }
                 let insert = try db.cachedStatement(
                     sql: "INSERT OR IGNORE INTO \(quotedTable) (\(ownColumn.quotedDatabaseIdentifier), \(otherColumn.quotedDatabaseIdentifier)) VALUES (?, ?)")
-                for related in state.relatedModels(in: value, at: relationship.propertyIndex) {
-                    guard let relatedState = related.modelState, !relatedState.isDeleted,
-                          let relatedRowID = self.rowID(of: relatedState)
-                    else { continue }
+                for relatedRowID in state.relatedRowIDs(relationship, rowID: self.rowID(of:)) {
                     try insert.execute(arguments: [rowID, relatedRowID])
                 }
             }

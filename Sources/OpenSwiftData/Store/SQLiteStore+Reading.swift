@@ -85,15 +85,6 @@ extension SQLiteStore {
         return values
     }
 
-    /// The table layout of the class a row's `values` were read as: `queried`, or, in a
-    /// hierarchy's table, one of its descendants'.
-    func rowTable(_ queried: TableLayout, values: ModelValues) -> TableLayout {
-        guard let names = queried.hierarchyEntities, names.count > 1, let slots = values.valueSlots,
-              slots !== queried.layout.valueSlots
-        else { return queried }
-        return names.lazy.compactMap { self.tables[$0] }.first { $0.layout.valueSlots === slots } ?? queried
-    }
-
     /// The value of an `.externalStorage` attribute of one row.
     func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
         let stored = try read { db in

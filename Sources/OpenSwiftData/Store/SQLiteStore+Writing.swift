@@ -3,43 +3,12 @@ import GRDB
 
 // Writing: one save's changes in one transaction, and erasing every row.
 extension SQLiteStore {
-    /// The changes of one save.
-    struct Changes {
-        var inserted: [ModelState] = []
-        var updated: [ModelState] = []
-        var deleted: [ModelState] = []
-        /// Every row of the table the condition selects (all rows for `nil`), deleted by SQL
-        /// without loading models, the way `kind` says.
-        var batchDeletes: [(table: TableLayout, condition: SQLFragment?, kind: BatchDeleteKind)] = []
-        /// The saving context's `author`, which the store's history records.
-        var author: String?
-    }
-
-    /// How the rows of a batch delete go.
-    enum BatchDeleteKind {
-        /// One `DELETE`, for a table no relationship involves. With `reportingKeys`, the keys of
-        /// the deleted rows come back in ``Saved/deletedRowIDs``.
-        case oneStatement(reportingKeys: Bool)
-        /// With the delete rules of the relationships involved applied in SQL (``CascadingDelete``).
-        case applyingDeleteRules
-    }
-
-    /// What a save wrote.
-    struct Saved {
-        /// The primary key of each inserted model, in order.
-        var insertedRowIDs: [Int64] = []
-        /// The keys of the rows batch deletes removed, by entity, for those that report them.
-        var deletedRowIDs: [String: [Int64]] = [:]
-        /// The number of the history transaction the save recorded; `nil` when it recorded none.
-        var historyTransaction: Int64?
-    }
-
     /// Writes the changes in one transaction and returns the primary key of each inserted
     /// model, in order, and the keys of rows batch deletes removed. An inserted model whose
     /// unique values match a stored row updates that row and gets its key. Relationships are
     /// written after every new row has its key, so new models may refer to each other. Nothing
     /// is written when anything fails.
-    func save(_ changes: Changes) throws -> Saved {
+    func save(_ changes: StoreChanges) throws -> SavedChanges {
         guard !isReadOnly else {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "\(Self.describe(location)) is read-only (its configuration has allowsSave: false); nothing was saved")
@@ -48,7 +17,7 @@ extension SQLiteStore {
         do {
             let result = try write { db in
                 var writer = RowWriter(db: db, tables: tables)
-                var saved = Saved()
+                var saved = SavedChanges()
                 var history: [StoreHistory.Change] = []
                 for batch in changes.batchDeletes {
                     // In a migration every deleted row must reach the update hook that counts it

@@ -8,7 +8,7 @@ import Synchronization
 /// to save; every save is one transaction. Several stores (in several containers, or several
 /// processes) may open the same file: each sees what the others saved, and readers never wait
 /// for a writer.
-final class SQLiteStore: Sendable {
+final class SQLiteStore: ModelStore {
     enum Location: Sendable, Equatable {
         case file(URL)
         case inMemory
@@ -20,9 +20,17 @@ final class SQLiteStore: Sendable {
     let schema: Schema
     let isReadOnly: Bool
     let tables: [String: TableLayout]
-    /// The layouts reading an entity's rows as another class of its name, by class, made as
-    /// relationships declared with those classes are first read.
-    private let otherClassTables = Mutex<[ObjectIdentifier: TableLayout]>([:])
+    let otherClassTables = OtherClassTables()
+    /// Every connection has OpenSwiftData's SQL functions and collations (``QueryFunctions``).
+    var runsSwiftFunctions: Bool { true }
+
+    func canRun(_ sql: String) -> Bool { true }
+
+    /// Readers run side by side (WAL); writes take turns on one connection.
+    var concurrentUses: Int { 4 }
+
+    /// ``CascadingDelete`` applies the rules in SQL.
+    var appliesDeleteRules: Bool { true }
     /// The file's schema cookie (`PRAGMA schema_version`, which every change to a table bumps)
     /// when the store's tables were last known to be the schema's; -1 before it is read.
     private let knownSchemaVersion = Atomic<Int>(-1)
@@ -70,7 +78,7 @@ final class SQLiteStore: Sendable {
         self.schema = schema
         self.isReadOnly = !allowsSave
         let readOnly = !allowsSave && location != .inMemory
-        let tables = Self.tables(of: schema)
+        let tables = TableLayout.layouts(of: schema)
         self.tables = tables
 
         let statementCounter = StatementCounter()
@@ -148,7 +156,7 @@ final class SQLiteStore: Sendable {
         location = .file(url)
         self.schema = schema
         isReadOnly = false
-        tables = Self.tables(of: schema)
+        tables = TableLayout.layouts(of: schema)
         self.statementCounter = statementCounter
         connection = .pool(pool)
         self.identifier = identifier
@@ -242,29 +250,7 @@ final class SQLiteStore: Sendable {
         isReadOnly = false
         statementCounter = StatementCounter()
         connection = .migration(UncheckedSendable(db))
-        tables = Self.tables(of: schema, storedNames: storedNames)
-    }
-
-    /// The layout reading the rows of entity `name` as `modelType`: the entity's table when that
-    /// is the store's class of the entity, else one made once for the class
-    /// (``TableLayout/readingRows(of:as:schema:)``); `nil` when the store has no such entity.
-    ///
-    /// - Throws: ``OtherClassReadRefusal`` naming each property the rows cannot give a value.
-    func table(forEntity name: String, readingRowsAs modelType: any PersistentModel.Type) throws(OtherClassReadRefusal) -> TableLayout? {
-        guard let table = tables[name] else { return nil }
-        if table.layout.modelType == modelType { return table }
-        let key = ObjectIdentifier(modelType)
-        if let made = otherClassTables.withLock({ $0[key] }) { return made }
-        let (made, problems) = TableLayout.readingRows(of: table.entity, as: ModelLayout.of(modelType), schema: schema)
-        guard let made else { throw OtherClassReadRefusal(storeClass: table.layout.modelType, problems: problems) }
-        return otherClassTables.withLock { $0[key, default: made] }
-    }
-
-    /// Why a store's rows of an entity cannot be read as another class of the entity's name.
-    struct OtherClassReadRefusal: Error {
-        /// The class the store was opened with for the entity.
-        let storeClass: any PersistentModel.Type
-        let problems: [String]
+        tables = TableLayout.layouts(of: schema, storedNames: storedNames)
     }
 
     /// How long opening a store waits for another process that holds its lock, and what it
@@ -278,16 +264,6 @@ final class SQLiteStore: Sendable {
     var isMigrating: Bool {
         if case .migration = connection { return true }
         return false
-    }
-
-    /// The layout of each entity's table, by entity name.
-    private static func tables(of schema: Schema, storedNames: [String: String] = [:]) -> [String: TableLayout] {
-        var tables: [String: TableLayout] = [:]
-        for entity in schema.entities {
-            guard let layout = schema.layouts[entity.name] else { continue }
-            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema, storedName: storedNames[entity.name])
-        }
-        return tables
     }
 
     /// The store's database: its own connections, or a migration's connection.

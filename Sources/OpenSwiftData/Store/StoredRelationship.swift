@@ -1,15 +1,15 @@
 /// How one relationship of an entity is kept in SQLite (``RelationshipStorage``); a to-one
 /// relationship's key column is indexed, so the inverse side can be found.
-struct StoredRelationship {
-    typealias Storage = RelationshipStorage
+package struct StoredRelationship {
+    package typealias Storage = RelationshipStorage
 
-    let name: String
-    let propertyIndex: Int
-    let destination: String
-    let relationship: Schema.Relationship
-    let storage: Storage
+    package let name: String
+    package let propertyIndex: Int
+    package let destination: String
+    package let relationship: Schema.Relationship
+    package let storage: Storage
 
-    var isToOne: Bool { relationship.isToOne }
+    package var isToOne: Bool { relationship.isToOne }
 
     init(_ relationship: Schema.Relationship, of entity: Schema.Entity, propertyIndex: Int, destination: Schema.Entity?) {
         name = relationship.name
@@ -20,5 +20,5 @@ struct StoredRelationship {
     }
 
     /// Whether this side creates the join table (the side that names it).
-    var createsJoinTable: Bool { storage.createsJoinTable }
+    package var createsJoinTable: Bool { storage.createsJoinTable }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension TableLayout {
     /// A layout reading an entity's rows as another class of the entity's name than the one the
     /// store was opened with: the class a relationship declares when it is another version's
@@ -51,4 +53,35 @@ extension TableLayout {
         }
         return problems
     }
+}
+
+/// The layouts reading a store's rows of an entity as another class of its name, by class, made
+/// as relationships declared with those classes are first read; one per store.
+package final class OtherClassTables: Sendable {
+    private let made = Mutex<[ObjectIdentifier: TableLayout]>([:])
+
+    package init() {}
+
+    /// The layout reading the rows of `table` as `modelType`: `table` itself when that is the
+    /// store's class of the entity, else one made once for the class
+    /// (``TableLayout/readingRows(of:as:schema:)``).
+    ///
+    /// - Throws: ``OtherClassReadRefusal`` naming each property the rows cannot give a value.
+    package func table(
+        _ table: TableLayout, readingRowsAs modelType: any PersistentModel.Type, schema: Schema
+    ) throws(OtherClassReadRefusal) -> TableLayout {
+        if table.layout.modelType == modelType { return table }
+        let key = ObjectIdentifier(modelType)
+        if let found = made.withLock({ $0[key] }) { return found }
+        let (new, problems) = TableLayout.readingRows(of: table.entity, as: ModelLayout.of(modelType), schema: schema)
+        guard let new else { throw OtherClassReadRefusal(storeClass: table.layout.modelType, problems: problems) }
+        return made.withLock { $0[key, default: new] }
+    }
+}
+
+/// Why a store's rows of an entity cannot be read as another class of the entity's name.
+package struct OtherClassReadRefusal: Error {
+    /// The class the store was opened with for the entity.
+    let storeClass: any PersistentModel.Type
+    let problems: [String]
 }

@@ -9,15 +9,15 @@ import GRDB
 /// a hierarchy share their root's table and select all its columns (``selectedColumns``).
 /// Built once per store and never changed (a class, so that handing it on for every row is one
 /// retain).
-final class TableLayout: @unchecked Sendable {
+package final class TableLayout: @unchecked Sendable {
     /// A stored attribute: its column and where its value sits in the model's backing data.
     // A class: fetches and saves pass columns around for every row, and a reference is handed
     // on with one retain.
-    final class Column {
-        let name: String
-        let propertyIndex: Int
-        let codec: ValueCodec
-        let isOptional: Bool
+    package final class Column {
+        package let name: String
+        package let propertyIndex: Int
+        package let codec: ValueCodec
+        package let isOptional: Bool
 
         init(name: String, propertyIndex: Int, codec: ValueCodec, isOptional: Bool) {
             self.name = name
@@ -27,10 +27,21 @@ final class TableLayout: @unchecked Sendable {
         }
     }
 
-    static let primaryKeyColumn = "_pk"
+    package static let primaryKeyColumn = "_pk"
+
+    /// The layout of each entity's table, by entity name.
+    /// - Parameter storedNames: tables to read under another name than their entity's.
+    package static func layouts(of schema: Schema, storedNames: [String: String] = [:]) -> [String: TableLayout] {
+        var tables: [String: TableLayout] = [:]
+        for entity in schema.entities {
+            guard let layout = schema.layouts[entity.name] else { continue }
+            tables[entity.name] = TableLayout(entity: entity, layout: layout, schema: schema, storedName: storedNames[entity.name])
+        }
+        return tables
+    }
 
     /// `?, ?, …`: `count` parameters, for a `VALUES` or `IN` list.
-    static func placeholders(_ count: Int) -> String {
+    package static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
@@ -40,38 +51,38 @@ final class TableLayout: @unchecked Sendable {
     }
 
     /// The key column, qualified with the table's name for queries that join other tables.
-    var qualifiedKeyColumn: String {
+    package var qualifiedKeyColumn: String {
         "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
     }
 
-    let entity: Schema.Entity
-    let layout: ModelLayout
-    let columns: [Column]
-    let columnIndexByName: [String: Int]
+    package let entity: Schema.Entity
+    package let layout: ModelLayout
+    package let columns: [Column]
+    package let columnIndexByName: [String: Int]
     /// The attributes kept outside the table, each in its own side table.
-    let externalColumns: [Column]
-    let relationships: [StoredRelationship]
+    package let externalColumns: [Column]
+    package let relationships: [StoredRelationship]
     /// The to-one relationships, whose key columns follow the attribute columns.
-    let foreignKeys: [StoredRelationship]
+    package let foreignKeys: [StoredRelationship]
 
     /// What a context registers the table's models under: the entity's name (its hierarchy
     /// root's, for a class hierarchy, whose rows share one table), or, for a layout reading the
     /// rows as another class of the entity (``readingRows(of:as:schema:)``), a key of its own,
     /// so that each class has one object per row.
-    let registryKey: String
+    package let registryKey: String
 
     /// For an entity of a class hierarchy, the entities whose rows a fetch of it reads (itself
     /// and its descendants); `nil` for an entity outside any hierarchy. A hierarchy is stored
     /// in its root entity's table: every column of every class, and ``entityColumn`` naming the
     /// class of each row.
-    let hierarchyEntities: [String]?
+    package let hierarchyEntities: [String]?
     /// The column holding the entity name of each row of a hierarchy's table.
-    static let entityColumn = "_entity"
+    package static let entityColumn = "_entity"
 
     /// For a class of a hierarchy, that a row of its table (named `qualifier`, the table's own
     /// name when `nil`) is of the class or, unless `exactly`, of a subclass of it; `nil` when
     /// every row of the table qualifies (a flat entity, or the root with subclasses allowed).
-    func classCondition(qualifiedBy qualifier: String? = nil, exactly: Bool = false) -> SQLFragment? {
+    package func classCondition(qualifiedBy qualifier: String? = nil, exactly: Bool = false) -> SQLFragment? {
         guard let names = hierarchyEntities else { return nil }
         let classes = exactly ? [entity.name] : names
         guard classes.count < names.count || entity.superentity != nil else { return nil }
@@ -155,11 +166,11 @@ final class TableLayout: @unchecked Sendable {
     }
 
     /// The quoted table name: the entity's, or for a class of a hierarchy its root's.
-    let tableName: String
+    package let tableName: String
     /// The names of the columns every fetch selects, in order: `_pk`, the attributes, the
     /// to-one relationships' keys; for a class of a hierarchy, `_pk`, `_entity` and every
     /// column of the hierarchy's table, alike for all its classes.
-    let selectedColumns: [String]
+    package let selectedColumns: [String]
     /// `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
     let selectList: String
     let insertSQL: String
@@ -170,7 +181,7 @@ final class TableLayout: @unchecked Sendable {
     /// conflict, so an upsert that updates leaves a gap in the keys new rows get.
     let upsertSQL: String?
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
-    let rowDecoder: RowDecoder
+    package let rowDecoder: RowDecoder
 
     /// The attribute columns and to-one keys of a hierarchy's table, in order: the root's, then
     /// each descendant's own (a name two classes declare is one column).
@@ -287,7 +298,7 @@ final class TableLayout: @unchecked Sendable {
         unquotedExternalTableName(entity: entity, attribute: attribute).quotedDatabaseIdentifier
     }
 
-    static func unquotedExternalTableName(entity: String, attribute: String) -> String {
+    package static func unquotedExternalTableName(entity: String, attribute: String) -> String {
         "_osd_external_\(entity)_\(attribute)"
     }
 
@@ -360,8 +371,13 @@ final class TableLayout: @unchecked Sendable {
 
     /// What `column` stores for the model's value, or an error naming the property when it has
     /// none (non-optional) or cannot be encoded.
-    func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
+    package func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
         try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0).databaseValue } ?? .null }
+    }
+
+    /// What `column` stores for the model's value, as ``encode(_:_:)`` says.
+    package func storedValue(of state: ModelState, _ column: Column) throws -> StoredValue {
+        StoredValue(try encode(state, column))
     }
 
     /// Binds the model's value for `column` to a parameter of an insert or update, with the

@@ -12,13 +12,18 @@ import GRDB
 /// let fragment: SQLFragment = "instr(\(title), \(needle)) > 0"
 /// // fragment.sql == #"instr("title", ?) > 0"#, fragment.arguments == ["Toy"]
 /// ```
-struct SQLFragment: Hashable, Sendable {
-    var sql: String
-    var arguments: [DatabaseValue]
+package struct SQLFragment: Hashable, Sendable {
+    package var sql: String
+    package var arguments: [DatabaseValue]
+    /// For each argument, how the column it is compared with stores values, when a column's
+    /// codec encoded it: a database with typed columns binds it as that type (a `Bool` as a
+    /// boolean, not the integer SQLite keeps). `nil` for an argument of no column's type.
+    package var argumentStorage: [StorageType?]
 
     init(sql: String, arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
+        argumentStorage = Array(repeating: nil, count: arguments.count)
     }
 
     init(_ sql: String, _ arguments: [DatabaseValue] = []) {
@@ -26,8 +31,10 @@ struct SQLFragment: Hashable, Sendable {
     }
 
     /// A single `?` placeholder bound to `value`.
-    static func argument(_ value: DatabaseValue) -> SQLFragment {
-        SQLFragment("?", [value])
+    static func argument(_ value: DatabaseValue, storage: StorageType? = nil) -> SQLFragment {
+        var fragment = SQLFragment("?", [value])
+        fragment.argumentStorage = [storage]
+        return fragment
     }
 
     /// The fragments separated by `separator`, arguments kept in order.
@@ -37,6 +44,7 @@ struct SQLFragment: Hashable, Sendable {
             if index > 0 { result.sql += separator }
             result.sql += fragment.sql
             result.arguments += fragment.arguments
+            result.argumentStorage += fragment.argumentStorage
         }
         return result
     }
@@ -51,8 +59,13 @@ struct SQLFragment: Hashable, Sendable {
     /// A condition holding for the rows `condition` does not select (`nil`: every row, so none
     /// is left). `WHERE` does not select a row whose condition is `NULL`, so that row stays.
     static func excluding(_ condition: SQLFragment?) -> SQLFragment {
-        guard let condition else { return "0" }
-        return "NOT coalesce((\(condition)), 0)"
+        guard let condition else { return "FALSE" }
+        return "NOT coalesce((\(condition)), FALSE)"
+    }
+
+    /// The arguments as stored values, for a database other than SQLite.
+    package var storedArguments: [StoredValue] {
+        arguments.map(StoredValue.init)
     }
 
     /// GRDB's form of `arguments`, for running the fragment.
@@ -62,36 +75,37 @@ struct SQLFragment: Hashable, Sendable {
 }
 
 extension SQLFragment: ExpressibleByStringInterpolation {
-    init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 
-    init(stringInterpolation: Interpolation) {
+    package init(stringInterpolation: Interpolation) {
         self = stringInterpolation.fragment
     }
 
     /// Literal text is SQL; an interpolated ``SQLFragment`` brings its arguments along.
-    struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var fragment = SQLFragment("")
 
-        init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             fragment.sql.reserveCapacity(literalCapacity)
         }
 
-        mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             fragment.sql += literal
         }
 
-        mutating func appendInterpolation(_ other: SQLFragment) {
+        package mutating func appendInterpolation(_ other: SQLFragment) {
             fragment.sql += other.sql
             fragment.arguments += other.arguments
+            fragment.argumentStorage += other.argumentStorage
         }
     }
 }
 
 extension SQLFragment: CustomStringConvertible {
     /// The SQL followed by its arguments, for error messages and debugging.
-    var description: String {
+    package var description: String {
         arguments.isEmpty ? sql : "\(sql) with arguments \(arguments)"
     }
 }

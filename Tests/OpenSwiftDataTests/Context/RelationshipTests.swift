@@ -354,7 +354,7 @@ import Testing
         SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         func statements(prefetching: Bool) throws -> (Int, Int) {
             let container = try ModelContainer(for: Shelf.self, configurations: ModelConfiguration(url: url))
-            let store = try #require(container.stores.first)
+            let store = try #require(container.stores.first as? SQLiteStore)
             let context = ModelContext(container)
             var shelves = FetchDescriptor<Shelf>()
             var books = FetchDescriptor<Book>()
@@ -388,7 +388,7 @@ import Testing
         let url = try countryStore()
         SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         let container = try ModelContainer(for: Country.self, configurations: ModelConfiguration(url: url))
-        let store = try #require(container.stores.first)
+        let store = try #require(container.stores.first as? SQLiteStore)
         let context = ModelContext(container)
         for country in try context.fetch(FetchDescriptor<Country>()) { context.delete(country) }
         let before = store.executedQueryCount

@@ -36,7 +36,7 @@ import Testing
         try expectSameSelection(#Predicate<QuerySample> { enabled || $0.flag })
         try expectSameSelection(#Predicate<QuerySample> { $0.flag || enabled })
         let fragment = try PredicateTranslator.sql(for: #Predicate<QuerySample> { _ in true }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == "1")
+        #expect(fragment.sql == "TRUE")
     }
 
     @Test func ternaryAndIfElse() throws {

@@ -77,7 +77,7 @@ struct RelationshipGraph {
 
     /// The store, to count the statements a fetch runs.
     var store: SQLiteStore {
-        get throws { try #require(container.stores.first) }
+        get throws { try #require(container.stores.first as? SQLiteStore) }
     }
 
     /// The identifier of the model of type `T` whose `name` key path reads `value`.

@@ -176,7 +176,7 @@ import Testing
 
         SQLiteStore.countsQueries.store(true, ordering: .relaxed)
         let container = try ModelContainer(for: Photo.self, configurations: ModelConfiguration(url: url))
-        let store = try #require(container.stores.first)
+        let store = try #require(container.stores.first as? SQLiteStore)
         let context = ModelContext(container)
         _ = try context.fetchCount(FetchDescriptor<Photo>())  // opens the reading connection, which queries too
         let beforeFetch = store.executedQueryCount

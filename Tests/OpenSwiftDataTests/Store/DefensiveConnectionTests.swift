@@ -10,7 +10,7 @@ import Testing
         let url = temporaryStoreURL()
         try writeStore(url, for: Receipt.self) { $0.insert(Receipt(title: "a", amount: 1)) }
         let container = try ModelContainer(for: Receipt.self, configurations: ModelConfiguration(url: url))
-        let store = try #require(container.stores.first)
+        let store = try #require(container.stores.first as? SQLiteStore)
         let trusted = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA trusted_schema") }
         #expect(trusted == 0)
         let loaded = Result { try store.read { db in try db.execute(sql: "SELECT load_extension('libm.so.6')") } }
@@ -29,7 +29,7 @@ import Testing
         let url = temporaryStoreURL()
         try writeStore(url, for: Receipt.self) { $0.insert(Receipt(title: "a", amount: 1)) }
         let container = try ModelContainer(for: Receipt.self, configurations: ModelConfiguration(url: url))
-        let store = try #require(container.stores.first)
+        let store = try #require(container.stores.first as? SQLiteStore)
         // The function works in the connection's own queries...
         let count = try store.read { db in try Int.fetchOne(db, sql: #"SELECT osd_character_count("title") FROM "Receipt""#) }
         #expect(count == 1)

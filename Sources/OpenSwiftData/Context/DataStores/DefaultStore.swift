@@ -10,7 +10,7 @@ public final class DefaultStore: DataStore {
     public final var identifier: String { store.identifier }
     /// The opened store, kept by a container of its own.
     private let container: ModelContainer
-    private var store: SQLiteStore { container.stores[0] }
+    private var store: any ModelStore { container.stores[0] }
 
     /// Opens (creating or migrating it first) the store the configuration describes.
     ///

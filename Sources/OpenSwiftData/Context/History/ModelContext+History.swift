@@ -21,14 +21,12 @@ extension ModelContext {
         for store in container.stores {
             let columns = HistoryColumns(storeIdentifier: store.identifier)
             let (condition, orderBy) = try Self.sql(of: predicateDescriptor, columns: columns, sorted: true)
-            let read = try store.read { db in
-                // A token from before the transactions deleteHistory removed would miss them.
-                let pruned = try StoreHistory.prunedThrough(in: db)
+            // A token from before the transactions deleteHistory removed would miss them.
+            let read = try store.readHistory(where: condition, orderBy: orderBy, limit: limit) { pruned in
                 if pruned > 0, let oldest = columns.tokensCompared.numbers.min(), oldest < pruned {
                     throw SwiftDataError.historyTokenExpired.explaining(
                         "the history of the store \(store.identifier) no longer holds transactions up to \(pruned) (deleteHistory removed them), and the token compared with stands at \(oldest < 0 ? "its start" : "transaction \(oldest)"); start over from the store's current state, then keep the newest token")
                 }
-                return try StoreHistory.read(where: condition, orderBy: orderBy, limit: limit, in: db)
             }
             transactions += read.map { transaction(from: $0, in: store) }
         }
@@ -54,7 +52,7 @@ extension ModelContext {
         }
         for store in container.stores where !store.isReadOnly {
             let (condition, _) = try Self.sql(of: predicateDescriptor, columns: HistoryColumns(storeIdentifier: store.identifier), sorted: false)
-            _ = try store.write { db in try StoreHistory.delete(where: condition, in: db) }
+            try store.deleteHistory(where: condition)
         }
     }
 
@@ -74,7 +72,7 @@ extension ModelContext {
     }
 
     /// A recorded transaction as the public type, its changes typed with their models' classes.
-    private func transaction(from recorded: StoreHistory.Transaction, in store: SQLiteStore) -> DefaultHistoryTransaction {
+    private func transaction(from recorded: StoreHistory.Transaction, in store: any ModelStore) -> DefaultHistoryTransaction {
         DefaultHistoryTransaction(
             id: recorded.id, timestamp: recorded.timestamp,
             changes: recorded.changes.compactMap { change(from: $0.change, id: $0.id, transaction: recorded.id, in: store) },
@@ -85,7 +83,7 @@ extension ModelContext {
 
     /// The change typed with its model's class; `nil` for an entity the container's models no
     /// longer have.
-    private func change(from recorded: StoreHistory.Change, id: Int64, transaction: Int64, in store: SQLiteStore) -> HistoryChange? {
+    private func change(from recorded: StoreHistory.Change, id: Int64, transaction: Int64, in store: any ModelStore) -> HistoryChange? {
         guard let layout = container.schema.layouts[recorded.entity] else { return nil }
         let identifier = PersistentIdentifier(storeIdentifier: store.identifier, entityName: recorded.entity, key: .row(recorded.row))
         func make<M: PersistentModel>(_: M.Type) -> HistoryChange {

@@ -83,7 +83,7 @@ public final class HistoryObserver: Observable, Sendable {
         let given = try Self.positions(from: historyTokens ?? [:], in: container)
         var positions: [String: Int64] = [:]
         for store in container.stores {
-            let (current, pruned) = try store.read { db in (try StoreHistory.lastTransaction(in: db), try StoreHistory.prunedThrough(in: db)) }
+            let (current, pruned) = try store.historyPosition()
             if let start = given[store.identifier], start < pruned {
                 throw SwiftDataError.historyTokenExpired.explaining(
                     "the history of the store \(store.identifier) no longer holds transactions up to \(pruned) (deleteHistory removed them), and the token given for it stands at transaction \(start); start from the current position (historyTokens: nil) after catching up from the store's state")
@@ -146,9 +146,7 @@ public final class HistoryObserver: Observable, Sendable {
         var newPositions = positions
         for store in modelContainer.stores {
             let position = positions[store.identifier] ?? 0
-            guard let (summaries, pruned) = try? store.read({ db in
-                (try StoreHistory.summaries(after: position, in: db), try StoreHistory.prunedThrough(in: db))
-            }) else { continue }
+            guard let (summaries, pruned) = try? store.historySummaries(after: position) else { continue }
             // Transactions removed before they were looked at may have been relevant.
             if pruned > position { relevant = true }
             relevant = relevant || summaries.contains(where: isRelevant)

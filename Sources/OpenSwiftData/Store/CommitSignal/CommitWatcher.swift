@@ -18,7 +18,7 @@ import Synchronization
 /// and 1 s later. With no writes, the thread sleeps.
 ///
 /// Where inotify does not exist, the watched stores are checked four times a second instead.
-final class CommitWatcher: Sendable {
+package final class CommitWatcher: Sendable {
     /// The process's watcher, started with its first watch.
     static let shared = CommitWatcher()
 
@@ -65,14 +65,14 @@ final class CommitWatcher: Sendable {
     private static let recheckDelays: [Duration] = [.milliseconds(10), .milliseconds(100), .seconds(1)]
 
     /// A registration: cancelling it (or letting it go) stops the calls.
-    final class Watch: Sendable {
+    package final class Watch: Sendable {
         private let cancelBody: Mutex<(@Sendable () -> Void)?>
 
-        init(cancel: @escaping @Sendable () -> Void) {
+        package init(cancel: @escaping @Sendable () -> Void) {
             cancelBody = Mutex(cancel)
         }
 
-        func cancel() {
+        package func cancel() {
             let body = cancelBody.withLock { body in
                 defer { body = nil }
                 return body

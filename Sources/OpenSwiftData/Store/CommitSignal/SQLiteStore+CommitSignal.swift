@@ -6,25 +6,6 @@ import Synchronization
 
 // Telling whoever watches a store that a commit happened.
 extension SQLiteStore {
-    /// The listeners of an in-memory store's commits, which only the store itself makes.
-    final class CommitListeners: Sendable {
-        private let listeners = Mutex<(next: UInt64, byID: [UInt64: @Sendable () -> Void])>((0, [:]))
-
-        func add(_ listener: @escaping @Sendable () -> Void) -> CommitWatcher.Watch {
-            let id = listeners.withLock { listeners in
-                listeners.next += 1
-                listeners.byID[listeners.next] = listener
-                return listeners.next
-            }
-            return CommitWatcher.Watch { [self] in listeners.withLock { _ = $0.byID.removeValue(forKey: id) } }
-        }
-
-        func callAll() {
-            let all = listeners.withLock { $0.byID.isEmpty ? [] : Array($0.byID.values) }
-            for listener in all { listener() }
-        }
-    }
-
     /// Calls `listener` after commits to the store: for a file, by any connection of any process
     /// (on the ``CommitWatcher``'s thread; one call may stand for several commits); in memory, by
     /// this store (on the committing thread). Until the returned watch is cancelled.

@@ -20,7 +20,7 @@ import GRDB
 ///
 /// Migrations' own writes are not recorded: a migration changes what rows mean, and history
 /// from before it keeps naming the rows and properties as they were.
-enum StoreHistory {
+package enum StoreHistory {
     static let transactionsTable = "_osd_history_transactions"
     static let changesTable = "_osd_history_changes"
     static let tombstonesTable = "_osd_history_tombstones"
@@ -121,7 +121,7 @@ enum StoreHistory {
     }
 
     /// A recorded transaction and its changes, as read back.
-    struct Transaction {
+    package struct Transaction {
         let id: Int64
         let timestamp: Date
         let author: String?
@@ -211,7 +211,7 @@ enum StoreHistory {
     }
 
     /// A transaction as an observer filters it: who saved, and which entities it changed.
-    struct Summary {
+    package struct Summary {
         let id: Int64
         let author: String?
         var entities: Set<String>

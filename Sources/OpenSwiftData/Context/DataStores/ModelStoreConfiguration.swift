@@ -1,0 +1,13 @@
+/// A configuration whose store a ``ModelContainer`` runs through the ``ModelStore`` seam: a
+/// store of another database, from another package (the PostgreSQL store's configuration).
+package protocol ModelStoreConfiguration: DataStoreConfiguration {
+    /// What names the store (its database and place in it, never a password), so that two
+    /// configurations of one store in a container are refused.
+    var storeKey: String { get }
+
+    /// Opens the store (creating it when there is none) holding `schema`, the part of the
+    /// container's schema this configuration holds.
+    ///
+    /// - Throws: ``SwiftDataError`` naming the store and the fix; nothing is changed then.
+    func openModelStore(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> any ModelStore
+}

@@ -1,0 +1,93 @@
+/// The seam between contexts and a database: what a container's contexts ask of a store,
+/// whichever database holds it. ``SQLiteStore`` is the first; the PostgreSQL store is another
+/// package's.
+///
+/// Everything crosses it as model values, table layouts and the Query layer's SQL, which a
+/// store runs in its own dialect: `?` placeholders in order, and OpenSwiftData's SQL functions
+/// and collations only when ``runsSwiftFunctions`` (the Query layer answers in memory, or
+/// refuses, what would need them elsewhere). Every save is one transaction.
+package protocol ModelStore: AnyObject, Sendable {
+    /// The identifier recorded in the store, part of every identifier of its models.
+    var identifier: String { get }
+    var schema: Schema { get }
+    var isReadOnly: Bool { get }
+    /// The layout of each entity's table, by entity name.
+    var tables: [String: TableLayout] { get }
+    /// Whether the store's SQL can call OpenSwiftData's functions and collations, which run
+    /// Swift's own string and number semantics inside the database.
+    var runsSwiftFunctions: Bool { get }
+    /// Whether a save's batch deletes of ``BatchDeleteKind/applyingDeleteRules`` run in the
+    /// store (cascading, denying, clearing keys in SQL); when not, the context deletes such
+    /// models one by one, applying the rules itself.
+    var appliesDeleteRules: Bool { get }
+    /// How many contexts the store serves at once (its connections); more wait their turn.
+    var concurrentUses: Int { get }
+    /// How many queries the store has run, when ``SQLiteStore/countsQueries`` was on as it
+    /// opened: what shows that a fetch with prefetching runs one query per relationship.
+    var executedQueryCount: Int { get }
+    /// Whether the store's database can run `sql`, a condition or order of the Query layer:
+    /// `false` when it calls a function or collation the database lacks.
+    func canRun(_ sql: String) -> Bool
+    /// The layouts reading rows as other classes of an entity's name.
+    var otherClassTables: OtherClassTables { get }
+
+    /// Calls `body` with each selected row, in order: its primary key and its model values.
+    func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws
+    /// Calls `body` with each row of an entity that has one of the keys, in key order.
+    func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws
+    /// Calls `body` with each row of an entity whose key is in `range`, in key order.
+    func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws
+    /// The primary keys of the selected rows.
+    func fetchRowIDs(_ selection: RowSelection) throws -> [Int64]
+    /// The primary keys of the selected rows of a hierarchy's table, with each row's entity.
+    func fetchRowClasses(_ selection: RowSelection) throws -> [(rowID: Int64, entity: String)]
+    /// The number of an entity's matching rows.
+    func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int
+    /// The rows of `destination` that a to-many relationship holds for each of the rows
+    /// `owners`, as (owner, row) pairs, in one query.
+    func fetchRelatedRows(
+        _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
+    ) throws -> [(owner: Int64, row: (rowID: Int64, values: ModelValues))]
+
+    /// Writes the changes in one transaction: batch deletes, deletes, updates, inserts (an
+    /// inserted model whose unique values match a stored row updates it), then relationships.
+    /// Nothing is written when anything fails.
+    func save(_ changes: StoreChanges) throws -> SavedChanges
+    /// Deletes every row of every entity, keeping the tables.
+    func eraseAllRows() throws
+    /// Calls `listener` after commits to the store, until the returned watch is cancelled.
+    func watchCommits(_ listener: @escaping @Sendable () -> Void) throws -> CommitWatcher.Watch
+
+    /// The number of the last history transaction, and the one deleteHistory removed
+    /// transactions through (0 for none).
+    func historyPosition() throws -> (last: Int64, prunedThrough: Int64)
+    /// The transactions after `transaction`, in order, and where the history was pruned through.
+    func historySummaries(after transaction: Int64) throws -> (summaries: [StoreHistory.Summary], prunedThrough: Int64)
+    /// The history transactions `condition` selects, in one read; `check` sees where the
+    /// history was pruned through first, and may throw.
+    func readHistory(
+        where condition: SQLFragment?, orderBy: String?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
+    ) throws -> [StoreHistory.Transaction]
+    /// Deletes the history transactions `condition` selects.
+    func deleteHistory(where condition: SQLFragment?) throws
+}
+
+extension ModelStore {
+    /// The layout reading the rows of entity `name` as `modelType`; `nil` when the store has no
+    /// such entity.
+    ///
+    /// - Throws: ``OtherClassReadRefusal`` naming each property the rows cannot give a value.
+    func table(forEntity name: String, readingRowsAs modelType: any PersistentModel.Type) throws(OtherClassReadRefusal) -> TableLayout? {
+        guard let table = tables[name] else { return nil }
+        return try otherClassTables.table(table, readingRowsAs: modelType, schema: schema)
+    }
+
+    /// The table layout of the class a row's `values` were read as: `queried`, or, in a
+    /// hierarchy's table, one of its descendants'.
+    func rowTable(_ queried: TableLayout, values: ModelValues) -> TableLayout {
+        guard let names = queried.hierarchyEntities, names.count > 1, let slots = values.valueSlots,
+              slots !== queried.layout.valueSlots
+        else { return queried }
+        return names.lazy.compactMap { self.tables[$0] }.first { $0.layout.valueSlots === slots } ?? queried
+    }
+}

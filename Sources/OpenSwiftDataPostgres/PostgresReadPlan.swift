@@ -1,0 +1,37 @@
+import OpenSwiftData
+import Synchronization
+
+/// How the PostgreSQL store reads the rows of one table layout: the select list of the layout's
+/// ``TableLayout/selectedColumns`` (qualified, quoted, `numeric` and `jsonb` read as text), and
+/// the storage of each, which turns its cell into the value the layout's row decoder reads.
+struct PostgresReadPlan {
+    let selectList: String
+    let storages: [StorageType]
+
+    init(_ table: TableLayout, in tables: [String: TableLayout]) {
+        // A hierarchy's table holds every class's columns: look for a column's type among them.
+        var storageByColumn: [String: StorageType] = [:]
+        for other in tables.values where other.tableName == table.tableName {
+            for column in other.columns { storageByColumn[column.name] = column.codec.storage }
+        }
+        for column in table.columns { storageByColumn[column.name] = column.codec.storage }
+        storageByColumn[TableLayout.entityColumn] = .string
+        // `_pk` and to-one keys are bigint.
+        storages = table.selectedColumns.map { storageByColumn[$0] ?? .int64 }
+        selectList = zip(table.selectedColumns, storages).map { name, storage in
+            PostgresValues.selected("\(table.tableName).\(PostgresNames.quoted(name))", for: storage)
+        }.joined(separator: ", ")
+    }
+}
+
+/// The read plans of a store's table layouts, made on first use.
+final class ReadPlans: Sendable {
+    private let plans = Mutex<[ObjectIdentifier: PostgresReadPlan]>([:])
+
+    func plan(of table: TableLayout, in tables: [String: TableLayout]) -> PostgresReadPlan {
+        let key = ObjectIdentifier(table)
+        if let plan = plans.withLock({ $0[key] }) { return plan }
+        let plan = PostgresReadPlan(table, in: tables)
+        return plans.withLock { $0[key, default: plan] }
+    }
+}

@@ -1,0 +1,362 @@
+import OpenSwiftData
+import PostgresNIO
+
+/// Writes one save's rows inside its transaction on PostgreSQL, in the order of the SQLite
+/// store's writer: deletes, updates, inserts (upserting on unique constraints), then join rows
+/// and the keys of relationships to rows inserted after their owner.
+///
+/// Inserted models of an entity without uniqueness constraints get their keys from the table's
+/// identity sequence in one query before anything is inserted, so their rows go in multi-row
+/// `INSERT`s holding every to-one key (`OVERRIDING SYSTEM VALUE`: the sequence handed the keys
+/// out, so none is ever handed out twice).
+struct PostgresRowWriter {
+    let session: PostgresSession
+    let tables: [String: TableLayout]
+    let databaseSchema: String
+    /// The keys of the rows inserted in this save, by model state.
+    private var newRowIDs: [ObjectIdentifier: Int64] = [:]
+    /// The inserted models whose `INSERT` held every to-one key.
+    private var keysWrittenOnInsert: Set<ObjectIdentifier> = []
+    /// The inserted models that took over a stored row holding their unique values.
+    private var upsertedOverStoredRows: Set<ObjectIdentifier> = []
+
+    /// PostgreSQL's limit on a statement's parameters.
+    private static let maximumParameters = 65_535
+
+    init(session: PostgresSession, tables: [String: TableLayout], databaseSchema: String) {
+        self.session = session
+        self.tables = tables
+        self.databaseSchema = databaseSchema
+    }
+
+    private func table(of state: ModelState) throws -> TableLayout {
+        guard let table = tables[state.layout.entityName] else {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(state.layout.entityName) is not in the container's schema; add it to the models the container is created with")
+        }
+        return table
+    }
+
+    func rowID(of state: ModelState) -> Int64? {
+        state.rowID ?? newRowIDs[ObjectIdentifier(state)]
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
+        try session.query(PostgresQuery(unsafeSQL: sql, binds: binds))
+    }
+
+    // MARK: Deletes
+
+    /// Deletes the rows of `states` table by table, with their join rows (side tables' rows go
+    /// with them: `ON DELETE CASCADE`).
+    func delete(_ states: [ModelState]) throws {
+        var keysByTable: [(TableLayout, [Int64])] = []
+        for state in states {
+            guard let rowID = state.rowID else { continue }
+            let table = try table(of: state)
+            if let last = keysByTable.indices.last, keysByTable[last].0 === table {
+                keysByTable[last].1.append(rowID)
+            } else {
+                keysByTable.append((table, [rowID]))
+            }
+        }
+        for (table, keys) in keysByTable {
+            var binds = PostgresBindings()
+            binds.append(keys)
+            try run("DELETE FROM \(table.tableName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = ANY($1)", binds)
+            for relationship in table.relationships {
+                if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
+                    try run("DELETE FROM \(PostgresNames.quoted(joinTable)) WHERE \(PostgresNames.quoted(ownColumn)) = ANY($1)", binds)
+                }
+            }
+        }
+    }
+
+    /// Deletes every row of a table that `condition` selects (all rows for `nil`): a table no
+    /// relationship involves. Returns the deleted rows' keys.
+    func deleteRows(of table: TableLayout, where condition: SQLFragment?) throws -> [Int64] {
+        var binds = PostgresBindings()
+        var sql = "DELETE FROM \(table.tableName)"
+        if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: table.entity.name)) }
+        sql += " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))"
+        return try run(sql, binds).map { try $0.decode(Int64.self) }
+    }
+
+    // MARK: Updates
+
+    func update(_ state: ModelState) throws {
+        guard let rowID = state.rowID else { return }
+        let table = try table(of: state)
+        let changed = table.columns.filter { state.changedProperties.contains($0.propertyIndex) }
+        if !changed.isEmpty {
+            try updateRow(rowID, of: state, table, columns: changed, settingClass: false)
+        }
+        try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
+    }
+
+    /// Writes the model's values of `columns` (and with `settingClass` its class) to its row.
+    private func updateRow(
+        _ rowID: Int64, of state: ModelState, _ table: TableLayout, columns: [TableLayout.Column], settingClass: Bool
+    ) throws {
+        var binds = PostgresBindings()
+        var assignments: [String] = []
+        for column in columns {
+            try bind(state, column, of: table, into: &binds)
+            assignments.append("\(PostgresNames.quoted(column.name)) = \(PostgresValues.placeholder(binds.count, for: column.codec.storage))")
+        }
+        if settingClass {
+            binds.append(table.entity.name)
+            assignments.append("\(PostgresNames.quoted(TableLayout.entityColumn)) = $\(binds.count)")
+        }
+        guard !assignments.isEmpty else { return }
+        binds.append(rowID)
+        try run("UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $\(binds.count)", binds)
+    }
+
+    // MARK: Inserts
+
+    /// Inserts the models' rows and returns their keys, in order. An inserted model whose unique
+    /// values match a stored row updates that row and gets its key.
+    mutating func insert(_ states: [ModelState]) throws -> [Int64] {
+        try reserveKeys(for: states)
+        for state in states {
+            let table = try table(of: state)
+            if !table.entity.uniquenessConstraintsWithInherited.isEmpty {
+                newRowIDs[ObjectIdentifier(state)] = try upsert(state, table)
+            }
+        }
+        var start = states.startIndex
+        while start < states.endIndex {
+            let table = try table(of: states[start])
+            var end = start
+            while end < states.endIndex, states[end].layout === states[start].layout { end += 1 }
+            if table.entity.uniquenessConstraintsWithInherited.isEmpty {
+                try insertRows(Array(states[start..<end]), table)
+            }
+            start = end
+        }
+        for state in states {
+            try writeExternalValues(state, try table(of: state), rowID: rowID(of: state)!) { _ in true }
+        }
+        return states.map { rowID(of: $0)! }
+    }
+
+    /// Takes keys from each table's identity sequence for the inserted models of entities
+    /// without uniqueness constraints, one query per table.
+    private mutating func reserveKeys(for states: [ModelState]) throws {
+        var byTable: [ObjectIdentifier: (TableLayout, [ModelState])] = [:]
+        var order: [ObjectIdentifier] = []
+        for state in states {
+            let table = try table(of: state)
+            guard table.entity.uniquenessConstraintsWithInherited.isEmpty else { continue }
+            let key = ObjectIdentifier(tables[table.entity.rootEntity.name] ?? table)
+            if byTable[key] == nil { order.append(key) }
+            byTable[key, default: (table, [])].1.append(state)
+        }
+        for key in order {
+            let (table, tableStates) = byTable[key]!
+            let sequenceTable = PostgresNames.literal(PostgresNames.qualified(table.entity.rootEntity.name, in: databaseSchema))
+            var binds = PostgresBindings()
+            binds.append(Int64(tableStates.count))
+            let keys = try run(
+                "SELECT nextval(pg_get_serial_sequence(\(sequenceTable), '_pk')) FROM generate_series(1, $1)", binds
+            ).map { try $0.decode(Int64.self) }
+            for (state, rowID) in zip(tableStates, keys) { newRowIDs[ObjectIdentifier(state)] = rowID }
+        }
+    }
+
+    /// The columns an inserted row is written with, in order: its key, its class in a
+    /// hierarchy, the attributes and the to-one keys.
+    private func insertColumns(_ table: TableLayout, withKey: Bool) -> String {
+        var names = withKey ? [TableLayout.primaryKeyColumn] : []
+        if table.hierarchyEntities != nil { names.append(TableLayout.entityColumn) }
+        names += table.columns.map(\.name) + table.foreignKeys.map(\.name)
+        return names.map(PostgresNames.quoted).joined(separator: ", ")
+    }
+
+    /// Appends one inserted row's values (after its key) to `binds` and returns their placeholders.
+    private mutating func bindRow(_ state: ModelState, _ table: TableLayout, into binds: inout PostgresBindings) throws -> [String] {
+        var placeholders: [String] = []
+        if table.hierarchyEntities != nil {
+            binds.append(table.entity.name)
+            placeholders.append("$\(binds.count)")
+        }
+        for column in table.columns {
+            try bind(state, column, of: table, into: &binds)
+            placeholders.append(PostgresValues.placeholder(binds.count, for: column.codec.storage))
+        }
+        var allKeysKnown = true
+        for foreignKey in table.foreignKeys {
+            let key = state.foreignKey(foreignKey, rowID: rowID(of:))
+            if key == nil { allKeysKnown = false }
+            binds.append(key ?? nil)
+            placeholders.append("$\(binds.count)")
+        }
+        if allKeysKnown { keysWrittenOnInsert.insert(ObjectIdentifier(state)) }
+        return placeholders
+    }
+
+    /// Inserts the rows of models of one table, whose keys are reserved, in as few statements
+    /// as PostgreSQL's parameter limit allows.
+    private mutating func insertRows(_ states: [ModelState], _ table: TableLayout) throws {
+        let perRow = 1 + (table.hierarchyEntities != nil ? 1 : 0) + table.columns.count + table.foreignKeys.count
+        let rowsPerStatement = max(1, Self.maximumParameters / perRow)
+        let head = "INSERT INTO \(table.tableName) (\(insertColumns(table, withKey: true))) OVERRIDING SYSTEM VALUE VALUES "
+        var start = 0
+        while start < states.count {
+            let chunk = states[start..<min(start + rowsPerStatement, states.count)]
+            var binds = PostgresBindings(capacity: chunk.count * perRow)
+            var tuples: [String] = []
+            tuples.reserveCapacity(chunk.count)
+            for state in chunk {
+                binds.append(rowID(of: state)!)
+                let key = "$\(binds.count)"
+                tuples.append("(" + ([key] + (try bindRow(state, table, into: &binds))).joined(separator: ", ") + ")")
+            }
+            try run(head + tuples.joined(separator: ", "), binds)
+            start += chunk.count
+        }
+    }
+
+    /// Inserts a model of an entity with uniqueness constraints, or updates the stored row
+    /// holding the same unique values (and makes it the model's class); returns the row's key.
+    private mutating func upsert(_ state: ModelState, _ table: TableLayout) throws -> Int64 {
+        if let existing = try existingRow(matching: state, table) {
+            upsertedOverStoredRows.insert(ObjectIdentifier(state))
+            try updateRow(existing, of: state, table, columns: table.columns, settingClass: table.hierarchyEntities != nil)
+            return existing
+        }
+        var binds = PostgresBindings()
+        let placeholders = try bindRow(state, table, into: &binds)
+        // Written again with the relationships: related rows may be upserted after this one.
+        keysWrittenOnInsert.remove(ObjectIdentifier(state))
+        let columns = insertColumns(table, withKey: false)
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(table.tableName) DEFAULT VALUES"
+            : "INSERT INTO \(table.tableName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"
+        let rows = try run(sql + " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))", binds)
+        return try rows[0].decode(Int64.self)
+    }
+
+    /// The row that already holds the values of one of the entity's uniqueness constraints
+    /// (`NULL` matching `NULL`, as SwiftData's constraints do).
+    private func existingRow(matching state: ModelState, _ table: TableLayout) throws -> Int64? {
+        constraints: for constraint in table.entity.uniquenessConstraintsWithInherited {
+            var binds = PostgresBindings()
+            var conditions: [String] = []
+            for name in constraint {
+                if let index = table.columnIndexByName[name] {
+                    let column = table.columns[index]
+                    try bind(state, column, of: table, into: &binds)
+                    conditions.append("\(PostgresNames.quoted(name)) IS NOT DISTINCT FROM \(PostgresValues.placeholder(binds.count, for: column.codec.storage))")
+                } else if let foreignKey = table.foreignKeys.first(where: { $0.name == name }) {
+                    guard let key = state.foreignKey(foreignKey, rowID: rowID(of:)) else { continue constraints }
+                    binds.append(key)
+                    conditions.append("\(PostgresNames.quoted(name)) IS NOT DISTINCT FROM $\(binds.count)")
+                }
+            }
+            guard !conditions.isEmpty else { continue }
+            let rows = try run(
+                "SELECT \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) FROM \(table.tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+                binds)
+            if let row = rows.first { return try row.decode(Int64.self) }
+        }
+        return nil
+    }
+
+    /// Appends the model's value for `column`, as its column stores it.
+    private func bind(_ state: ModelState, _ column: TableLayout.Column, of table: TableLayout, into binds: inout PostgresBindings) throws {
+        let stored = try table.storedValue(of: state, column)
+        try PostgresValues.bind(stored, as: column.codec.storage, into: &binds, attribute: column.name, entity: table.entity.name)
+    }
+
+    private func writeExternalValues(
+        _ state: ModelState, _ table: TableLayout, rowID: Int64, where include: (TableLayout.Column) -> Bool
+    ) throws {
+        for column in table.externalColumns where include(column) {
+            let sideTable = PostgresNames.quoted(TableLayout.unquotedExternalTableName(entity: table.entity.name, attribute: column.name))
+            var binds = PostgresBindings()
+            binds.append(rowID)
+            try bind(state, column, of: table, into: &binds)
+            let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
+            try run(
+                "INSERT INTO \(sideTable) (\(key), \"value\") VALUES ($1, \(PostgresValues.placeholder(2, for: column.codec.storage))) ON CONFLICT (\(key)) DO UPDATE SET \"value\" = excluded.\"value\"",
+                binds)
+        }
+    }
+
+    // MARK: Relationships
+
+    /// Deletes the join rows of the to-many relationships of inserted models that took over a
+    /// stored row (through a unique constraint): their values are written over the row's.
+    func clearJoinRows(ofInserted states: [ModelState]) throws {
+        for state in states where upsertedOverStoredRows.contains(ObjectIdentifier(state)) {
+            guard let rowID = rowID(of: state) else { continue }
+            for relationship in try table(of: state).relationships {
+                guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage, state.holdsLoadedValue(of: relationship) else { continue }
+                var binds = PostgresBindings()
+                binds.append(rowID)
+                try run("DELETE FROM \(PostgresNames.quoted(joinTable)) WHERE \(PostgresNames.quoted(ownColumn)) = $1", binds)
+            }
+        }
+    }
+
+    /// Writes the to-one keys not written on insert and the join rows of the models; for
+    /// updated ones only those of relationships they changed. Join rows go in one statement
+    /// per join table.
+    func writeRelationships(inserted: [ModelState], updated: [ModelState]) throws {
+        // By join table and the side's own column: the two sides of a many-to-many share a table.
+        var pairs: [JoinSide: (owners: [Int64], others: [Int64])] = [:]
+        var clearedOwners: [JoinSide: [Int64]] = [:]
+        for (states, onlyChanged) in [(inserted, false), (updated, true)] {
+            for state in states where !state.layout.relationshipIndices.isEmpty {
+                guard let rowID = rowID(of: state) else { continue }
+                let table = try table(of: state)
+                for relationship in table.relationships {
+                    if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
+                    if !state.holdsLoadedValue(of: relationship) { continue }
+                    switch relationship.storage {
+                    case .foreignKey(let column):
+                        if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }
+                        var binds = PostgresBindings()
+                        binds.append(state.foreignKey(relationship, rowID: rowID(of:)) ?? nil)
+                        binds.append(rowID)
+                        try run("UPDATE \(table.tableName) SET \(PostgresNames.quoted(column)) = $1 WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $2", binds)
+                    case .inverseForeignKey:
+                        break
+                    case .joinTable(let joinTable, let ownColumn, let otherColumn):
+                        let side = JoinSide(table: joinTable, own: ownColumn, other: otherColumn)
+                        if onlyChanged { clearedOwners[side, default: []].append(rowID) }
+                        let others = state.relatedRowIDs(relationship, rowID: rowID(of:))
+                        pairs[side, default: ([], [])].owners += Array(repeating: rowID, count: others.count)
+                        pairs[side, default: ([], [])].others += others
+                    }
+                }
+            }
+        }
+        // Every side's old rows go before any new row is written: the other side may write one.
+        for (side, owners) in clearedOwners.sorted(by: { $0.key.order < $1.key.order }) {
+            var binds = PostgresBindings()
+            binds.append(owners)
+            try run("DELETE FROM \(PostgresNames.quoted(side.table)) WHERE \(PostgresNames.quoted(side.own)) = ANY($1)", binds)
+        }
+        for (side, rows) in pairs.sorted(by: { $0.key.order < $1.key.order }) where !rows.owners.isEmpty {
+            var binds = PostgresBindings()
+            binds.append(rows.owners)
+            binds.append(rows.others)
+            try run(
+                "INSERT INTO \(PostgresNames.quoted(side.table)) (\(PostgresNames.quoted(side.own)), \(PostgresNames.quoted(side.other))) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING",
+                binds)
+        }
+    }
+
+    /// One side of a join table: the column holding the owner's key, and the other's.
+    private struct JoinSide: Hashable {
+        let table: String
+        let own: String
+        let other: String
+
+        var order: String { table + "\u{0}" + own }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// The connections of one store, shared by every context of its container: a caller takes an
+/// idle one (or opens one, up to ``maximum``, or waits for one), runs its queries or its
+/// transaction on it, and gives it back. One save is one transaction on one connection; reads
+/// of other threads meanwhile run on others.
+final class PostgresSessionPool: @unchecked Sendable {
+    let endpoint: PostgresEndpoint
+    let maximum: Int
+    /// What every new connection runs first (the store's `search_path`).
+    private let setUp: (PostgresSession) throws -> Void
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var idle: [PostgresSession]
+    private var opened: Int
+    private let queries = Atomic<Int>(0)
+
+    /// - Parameter first: a connection opened already, which the pool keeps.
+    init(first: PostgresSession, maximum: Int, setUp: @escaping (PostgresSession) throws -> Void) throws {
+        endpoint = first.endpoint
+        self.maximum = max(1, maximum)
+        self.setUp = setUp
+        try setUp(first)
+        idle = [first]
+        opened = 1
+    }
+
+    /// How many statements the pool's connections have run.
+    var queryCount: Int { queries.load(ordering: .relaxed) }
+
+    /// Runs `body` with a connection of its own until it returns.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        let session = try take()
+        defer { giveBack(session) }
+        let before = session.queryCount
+        defer { queries.add(session.queryCount - before, ordering: .relaxed) }
+        return try body(session)
+    }
+
+    /// Runs one statement on an idle connection.
+    @discardableResult
+    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try withSession { try $0.query(query) }
+    }
+
+    private func take() throws -> PostgresSession {
+        condition.lock()
+        while idle.isEmpty && opened >= maximum { condition.wait() }
+        if let session = idle.popLast() {
+            condition.unlock()
+            return session
+        }
+        opened += 1
+        condition.unlock()
+        do {
+            let session = try PostgresSession(endpoint)
+            try setUp(session)
+            return session
+        } catch {
+            condition.lock()
+            opened -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func giveBack(_ session: PostgresSession) {
+        condition.lock()
+        idle.append(session)
+        condition.signal()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,169 @@
+import OpenSwiftData
+import PostgresNIO
+
+// Reading rows: a fetch's rows as model values, keys, counts and related rows.
+extension PostgresStore {
+    package func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws {
+        let plan = readPlans.plan(of: selection.table, in: tables)
+        try forEachRow(of: selection.table, plan, try select(plan.selectList, selection), body)
+    }
+
+    package func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws {
+        guard !rowIDs.isEmpty else { return }
+        let plan = readPlans.plan(of: table, in: tables)
+        var binds = PostgresBindings()
+        binds.append(rowIDs)
+        let rows = try select(plan.selectList, from: table, where: "\(table.qualifiedKeyColumn) = ANY($1)", binds: binds)
+        try forEachRow(of: table, plan, rows, body)
+    }
+
+    private func forEachRow(
+        of table: TableLayout, _ plan: PostgresReadPlan, _ rows: [PostgresRow], _ body: (Int64, ModelValues) throws -> Void
+    ) throws {
+        for row in rows {
+            let stored = try storedValues(Array(row), plan.storages)
+            let rowID = stored.int64(at: 0) ?? 0
+            try body(rowID, try modelValues(table, stored, rowID: rowID))
+        }
+    }
+
+    package func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws {
+        let plan = readPlans.plan(of: table, in: tables)
+        var binds = PostgresBindings()
+        binds.append(range.lowerBound)
+        binds.append(range.upperBound)
+        let rows = try select(plan.selectList, from: table, where: "\(table.qualifiedKeyColumn) BETWEEN $1 AND $2", binds: binds)
+        try forEachRow(of: table, plan, rows, body)
+    }
+
+    package func fetchRowIDs(_ selection: RowSelection) throws -> [Int64] {
+        try select(selection.table.qualifiedKeyColumn, selection).map { try $0.decode(Int64.self) }
+    }
+
+    package func fetchRowClasses(_ selection: RowSelection) throws -> [(rowID: Int64, entity: String)] {
+        let columns = "\(selection.table.qualifiedKeyColumn), \(selection.table.tableName).\(PostgresNames.quoted(TableLayout.entityColumn))"
+        return try select(columns, selection).map { row in
+            let (rowID, entity) = try row.decode((Int64, String?).self)
+            return (rowID, entity ?? selection.table.entity.name)
+        }
+    }
+
+    package func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
+        let rows = try select("count(*)", RowSelection(table, where: condition), ordered: false)
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    package func fetchRelatedRows(
+        _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
+    ) throws -> [(owner: Int64, row: (rowID: Int64, values: ModelValues))] {
+        guard !owners.isEmpty else { return [] }
+        let plan = readPlans.plan(of: destination, in: tables)
+        let ownerColumn: String
+        var sql = "SELECT \(plan.selectList), "
+        switch relationship.storage {
+        case .foreignKey(let column), .inverseForeignKey(let column):
+            ownerColumn = "\(destination.tableName).\(PostgresNames.quoted(column))"
+            sql += "\(ownerColumn) FROM \(destination.tableName) WHERE \(ownerColumn) = ANY(?)"
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            let join = PostgresNames.quoted(table)
+            ownerColumn = "\(join).\(PostgresNames.quoted(ownColumn))"
+            sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(PostgresNames.quoted(otherColumn)) = \(destination.qualifiedKeyColumn) WHERE \(ownerColumn) = ANY(?)"
+        }
+        var binds = PostgresBindings()
+        binds.append(owners)
+        var pairs: [(owner: Int64, row: (rowID: Int64, values: ModelValues))] = []
+        for row in try sessions.query(PostgresQuery(unsafeSQL: try rendered(sql), binds: binds)) {
+            var cells = Array(row)
+            let owner = try cells.removeLast().decode(Int64.self)
+            let stored = try storedValues(cells, plan.storages)
+            let rowID = stored.int64(at: 0) ?? 0
+            pairs.append((owner, (rowID, try modelValues(destination, stored, rowID: rowID))))
+        }
+        return pairs
+    }
+
+    /// The value of an `.externalStorage` attribute of one row.
+    func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
+        let sideTable = PostgresNames.quoted(TableLayout.unquotedExternalTableName(entity: table.entity.name, attribute: column.name))
+        var binds = PostgresBindings()
+        binds.append(rowID)
+        let rows = try sessions.query(PostgresQuery(
+            unsafeSQL: "SELECT \(PostgresValues.selected("\"value\"", for: column.codec.storage)) FROM \(sideTable) WHERE \"_pk\" = $1", binds: binds))
+        guard let cell = rows.first?.first else { return try column.codec.decode(.null) }
+        return try column.codec.decode(try PostgresValues.stored(cell, as: column.codec.storage))
+    }
+
+    // MARK: Running selections
+
+    /// The rows of `selection`, each with the columns `columns`, in its order.
+    private func select(_ columns: String, _ selection: RowSelection, ordered: Bool = true) throws -> [PostgresRow] {
+        var binds = PostgresBindings()
+        let condition = try selection.condition.map { try PostgresSQL.render($0, into: &binds, entity: selection.table.entity.name) }
+        return try select(
+            columns, from: selection.table, where: condition, binds: binds, orderBy: selection.orderBy, ordered: ordered,
+            limit: selection.limit, offset: selection.offset)
+    }
+
+    /// The rows of `table` meeting `condition` (its placeholders numbered, its values in
+    /// `binds`), each with the columns `columns`, after `orderBy` in key order.
+    private func select(
+        _ columns: String, from table: TableLayout, where condition: String?, binds: PostgresBindings, orderBy: String? = nil,
+        ordered: Bool = true, limit: Int? = nil, offset: Int? = nil
+    ) throws -> [PostgresRow] {
+        var binds = binds
+        var sql = "SELECT \(columns) FROM \(table.tableName)"
+        if let condition { sql += " WHERE \(condition)" }
+        if ordered {
+            // Rows come in key order, and ties of a sort keep it, as in the SQLite store.
+            sql += " ORDER BY " + (orderBy.map { "\($0), \(table.qualifiedKeyColumn)" } ?? table.qualifiedKeyColumn)
+        }
+        if let limit {
+            binds.append(Int64(limit))
+            sql += " LIMIT $\(binds.count)"
+        }
+        if let offset {
+            binds.append(Int64(offset))
+            sql += " OFFSET $\(binds.count)"
+        }
+        // Placeholders are numbered already; only long names are left to shorten.
+        return try sessions.query(PostgresQuery(unsafeSQL: try rendered(sql), binds: binds))
+    }
+
+    /// `sql`, whose `$n` placeholders are numbered already, with long names shortened.
+    private func rendered(_ sql: String) throws -> String {
+        guard let rewritten = PostgresSQL.rewritten(sql, firstPlaceholder: 1) else {
+            throw SwiftDataError.unsupportedPredicate.explaining("the query calls a function only SQLite stores have, so PostgreSQL cannot run it: \(sql)")
+        }
+        return rewritten
+    }
+
+    /// A row's cells as the stored values the layout's row decoder reads.
+    private func storedValues(_ cells: [PostgresCell], _ storages: [StorageType]) throws -> StoredValueRow {
+        var values: [StoredValue] = []
+        values.reserveCapacity(cells.count)
+        for (cell, storage) in zip(cells, storages) {
+            values.append(try PostgresValues.stored(cell, as: storage))
+        }
+        return StoredValueRow(values)
+    }
+
+    /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
+    /// A row of a hierarchy's table is read as the class it names.
+    private func modelValues(_ queried: TableLayout, _ row: StoredValueRow, rowID: Int64) throws -> ModelValues {
+        var table = queried
+        if queried.hierarchyEntities != nil, let name = row.text(at: 1), name != queried.entity.name {
+            guard let rowTable = tables[name] else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "row \(rowID) of \(queried.tableName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
+            }
+            table = rowTable
+        }
+        var values = try table.rowDecoder.values(of: row)
+        for column in table.externalColumns {
+            values[column.propertyIndex] = ExternalValueFault { [self] in
+                try readExternalValue(table, column, rowID: rowID)
+            }
+        }
+        return values
+    }
+}
