@@ -9,6 +9,8 @@ import PostgresNIO
 ///   as `boolean`, a `UUID` as `uuid`, a `Decimal` as `numeric`);
 /// - a quoted name over 63 bytes becomes its shortened form (``PostgresNames``), as the
 ///   tables were created;
+/// - `ASC` is `ASC NULLS FIRST` and `DESC` is `DESC NULLS LAST`: SQLite's order, and Swift's,
+///   which sorts `nil` first;
 /// - SQL calling a function only OpenSwiftData's SQLite connections have (`osd_…`, which run
 ///   Swift's own string and number semantics, and SQLite's JSON and `instr`) cannot run: the
 ///   context answers such a fetch in memory.
@@ -80,6 +82,8 @@ enum PostgresSQL {
                 let lowered = word.lowercased()
                 if lowered.hasPrefix("osd_") || sqliteOnly.contains(lowered) { return nil }
                 result += word
+                // SQLite orders NULL first, as Swift orders nil; PostgreSQL last unless told.
+                if lowered == "asc" { result += " NULLS FIRST" } else if lowered == "desc" { result += " NULLS LAST" }
                 index = end
             default:
                 result.append(character)

@@ -8,8 +8,12 @@ import Testing
         guard !PostgresTestServer.isAvailable else { return }
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        // PostgreSQL-only tests, and the PostgreSQL case of each test run on both backends.
         let tests = try files.filter { $0.pathExtension == "swift" && $0.lastPathComponent != "PostgresAvailabilityTests.swift" }
-            .map { try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "@Test func").count - 1 }
+            .map { file in
+                let text = try String(contentsOf: file, encoding: .utf8)
+                return ["@Test func", "@Test(arguments: Backend.available) func"].map { text.components(separatedBy: $0).count - 1 }.reduce(0, +)
+            }
             .reduce(0, +)
         Issue.record("\(tests) PostgreSQL tests were skipped: \(PostgresTestServer.unavailableReason)", severity: .warning)
     }
