@@ -8,7 +8,7 @@ import PixarFilmTracker
 /// store on disk; version 3 opens it, migrating it through a typed transform stage (the release
 /// date split into year and country) and a lightweight one (a poster URL and a flag added), and
 /// queries it, after a dry run of the migration on a copy. Every step is printed.
-struct Demo: ParsableCommand {
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a version 1 store of Pixar films, open it with version 3 of the app, and query it.")
 
@@ -31,7 +31,17 @@ struct Demo: ParsableCommand {
     @Flag(help: "Print the process's peak memory at the end (Linux).")
     var reportPeakMemory = false
 
-    func run() throws {
+    @Option(help: "Run the demo on a PostgreSQL server instead (postgres://user:password@host:port/database): version 3's films saved and queried there.")
+    var postgres: String?
+
+    @Option(help: "The PostgreSQL schema the demo's tables live in, with --postgres.")
+    var databaseSchema = "osd_demo"
+
+    func run() async throws {
+        if let postgres {
+            try await runOnPostgres(postgres)
+            return
+        }
         // The migration's steps are logged at debug level: show them.
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardOutput(label: label)
