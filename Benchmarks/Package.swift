@@ -10,6 +10,10 @@ let package = Package(
         .package(name: "OpenSwiftData", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The PostgreSQL yardsticks: postgres-nio used directly, and Fluent.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
     ],
     targets: [
         // The system SQLite C API (libsqlite3-dev), for the raw driver.
@@ -19,6 +23,10 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "OpenSwiftData", package: "OpenSwiftData"),
+                .product(name: "OpenSwiftDataPostgres", package: "OpenSwiftData"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

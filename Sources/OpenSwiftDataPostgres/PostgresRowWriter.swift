@@ -6,9 +6,9 @@ import PostgresNIO
 /// and the keys of relationships to rows inserted after their owner.
 ///
 /// Inserted models of an entity without uniqueness constraints get their keys from the table's
-/// identity sequence in one query before anything is inserted, so their rows go in multi-row
-/// `INSERT`s holding every to-one key (`OVERRIDING SYSTEM VALUE`: the sequence handed the keys
-/// out, so none is ever handed out twice).
+/// identity sequence in one query before anything is inserted, so their rows go in one `COPY`
+/// per table holding every to-one key (the sequence handed the keys out, so none is ever handed
+/// out twice).
 struct PostgresRowWriter {
     let session: PostgresSession
     let tables: [String: TableLayout]
@@ -19,6 +19,9 @@ struct PostgresRowWriter {
     private var keysWrittenOnInsert: Set<ObjectIdentifier> = []
     /// The inserted models that took over a stored row holding their unique values.
     private var upsertedOverStoredRows: Set<ObjectIdentifier> = []
+
+    /// How many bytes of rows a `COPY` sends at a time.
+    private static let copyChunkBytes = 256 * 1024
 
     /// PostgreSQL's limit on a statement's parameters.
     private static let maximumParameters = 65_535
@@ -85,14 +88,57 @@ struct PostgresRowWriter {
 
     // MARK: Updates
 
-    func update(_ state: ModelState) throws {
-        guard let rowID = state.rowID else { return }
-        let table = try table(of: state)
-        let changed = table.columns.filter { state.changedProperties.contains($0.propertyIndex) }
-        if !changed.isEmpty {
-            try updateRow(rowID, of: state, table, columns: changed, settingClass: false)
+    /// Writes the changed columns of the models' rows: the rows of one table that changed the
+    /// same columns (a bulk edit, a batch of a migration) in one `UPDATE … FROM (VALUES …)` per
+    /// as many rows as the parameter limit allows.
+    func update(_ states: [ModelState]) throws {
+        var start = states.startIndex
+        while start < states.endIndex {
+            let first = states[start]
+            let table = try table(of: first)
+            let changed = table.columns.filter { first.changedProperties.contains($0.propertyIndex) }
+            var end = start + 1
+            let rowsPerStatement = Self.maximumParameters / (changed.count + 1)
+            while end < states.endIndex, end - start < rowsPerStatement, states[end].layout === first.layout,
+                  states[end].changedProperties == first.changedProperties {
+                end += 1
+            }
+            let run = states[start..<end].filter { $0.rowID != nil }
+            if !changed.isEmpty, !run.isEmpty {
+                try updateRows(run, table, columns: changed)
+            }
+            for state in run {
+                try writeExternalValues(state, table, rowID: state.rowID!) { state.changedProperties.contains($0.propertyIndex) }
+            }
+            start = end
         }
-        try writeExternalValues(state, table, rowID: rowID) { state.changedProperties.contains($0.propertyIndex) }
+    }
+
+    /// Sets `columns` of each model's row to the model's values, in one statement.
+    private func updateRows(_ states: [ModelState], _ table: TableLayout, columns: [TableLayout.Column]) throws {
+        if states.count == 1 {
+            try updateRow(states[0].rowID!, of: states[0], table, columns: columns, settingClass: false)
+            return
+        }
+        var binds = PostgresBindings(capacity: states.count * (columns.count + 1))
+        var tuples: [String] = []
+        tuples.reserveCapacity(states.count)
+        for state in states {
+            binds.append(state.rowID!)
+            var placeholders = ["$\(binds.count)::bigint"]
+            for column in columns {
+                try bind(state, column, of: table, into: &binds)
+                // Typed, so that a row of NULLs still gives the list its columns' types.
+                placeholders.append("\(PostgresValues.placeholder(binds.count, for: column.codec.storage))::\(column.codec.storage.postgresType)")
+            }
+            tuples.append("(" + placeholders.joined(separator: ", ") + ")")
+        }
+        let names = (0...columns.count).map { "c\($0)" }
+        let assignments = columns.enumerated().map { "\(PostgresNames.quoted($0.element.name)) = v.c\($0.offset + 1)" }
+        let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
+        try run(
+            "UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.tableName).\(key) = v.c0",
+            binds)
     }
 
     /// Writes the model's values of `columns` (and with `settingClass` its class) to its row.
@@ -159,17 +205,18 @@ struct PostgresRowWriter {
             let sequenceTable = PostgresNames.literal(PostgresNames.qualified(table.entity.rootEntity.name, in: databaseSchema))
             var binds = PostgresBindings()
             binds.append(Int64(tableStates.count))
+            // One array, not a row per key: decoding 100 000 rows cost more than the insert.
             let keys = try run(
-                "SELECT nextval(pg_get_serial_sequence(\(sequenceTable), '_pk')) FROM generate_series(1, $1)", binds
-            ).map { try $0.decode(Int64.self) }
+                "SELECT array_agg(nextval(pg_get_serial_sequence(\(sequenceTable), '_pk'))) FROM generate_series(1, $1)", binds
+            ).first?.decode([Int64].self) ?? []
             for (state, rowID) in zip(tableStates, keys) { newRowIDs[ObjectIdentifier(state)] = rowID }
         }
     }
 
-    /// The columns an inserted row is written with, in order: its key, its class in a
-    /// hierarchy, the attributes and the to-one keys.
-    private func insertColumns(_ table: TableLayout, withKey: Bool) -> String {
-        var names = withKey ? [TableLayout.primaryKeyColumn] : []
+    /// The columns an upserted row is written with, in order: its class in a hierarchy, the
+    /// attributes and the to-one keys.
+    private func insertColumns(_ table: TableLayout) -> String {
+        var names: [String] = []
         if table.hierarchyEntities != nil { names.append(TableLayout.entityColumn) }
         names += table.columns.map(\.name) + table.foreignKeys.map(\.name)
         return names.map(PostgresNames.quoted).joined(separator: ", ")
@@ -197,25 +244,45 @@ struct PostgresRowWriter {
         return placeholders
     }
 
-    /// Inserts the rows of models of one table, whose keys are reserved, in as few statements
-    /// as PostgreSQL's parameter limit allows.
+    /// Inserts the rows of models of one table, whose keys are reserved, in one `COPY`.
     private mutating func insertRows(_ states: [ModelState], _ table: TableLayout) throws {
-        let perRow = 1 + (table.hierarchyEntities != nil ? 1 : 0) + table.columns.count + table.foreignKeys.count
-        let rowsPerStatement = max(1, Self.maximumParameters / perRow)
-        let head = "INSERT INTO \(table.tableName) (\(insertColumns(table, withKey: true))) OVERRIDING SYSTEM VALUE VALUES "
-        var start = 0
-        while start < states.count {
-            let chunk = states[start..<min(start + rowsPerStatement, states.count)]
-            var binds = PostgresBindings(capacity: chunk.count * perRow)
-            var tuples: [String] = []
-            tuples.reserveCapacity(chunk.count)
-            for state in chunk {
-                binds.append(rowID(of: state)!)
-                let key = "$\(binds.count)"
-                tuples.append("(" + ([key] + (try bindRow(state, table, into: &binds))).joined(separator: ", ") + ")")
+        var columns = [TableLayout.primaryKeyColumn]
+        if table.hierarchyEntities != nil { columns.append(TableLayout.entityColumn) }
+        columns += table.columns.map(\.name) + table.foreignKeys.map(\.name)
+        let entity = table.entity.name
+        try session.copy(into: PostgresNames.shortened(table.entity.rootEntity.name), columns: columns.map(PostgresNames.shortened)) { send in
+            var rows = PostgresCopyText(capacity: Self.copyChunkBytes + 4096)
+            for state in states {
+                rows.append(rowID(of: state)!)
+                if table.hierarchyEntities != nil {
+                    rows.endColumn(lastOfRow: false)
+                    try rows.append(entity, attribute: TableLayout.entityColumn, entity: entity)
+                }
+                for column in table.columns {
+                    rows.endColumn(lastOfRow: false)
+                    switch table.plainValue(of: state, column) {
+                    case .int(let int)?: rows.append(Int64(int))
+                    case .double(let double)?: try rows.append(double, attribute: column.name, entity: entity)
+                    case .string(let string)?: try rows.append(string, attribute: column.name, entity: entity)
+                    case nil: try rows.append(try table.storedValue(of: state, column), as: column.codec.storage, attribute: column.name, entity: entity)
+                    }
+                }
+                var allKeysKnown = true
+                for foreignKey in table.foreignKeys {
+                    rows.endColumn(lastOfRow: false)
+                    switch state.foreignKey(foreignKey, rowID: rowID(of:)) {
+                    case .some(.some(let key)): rows.append(key)
+                    case .some(nil): rows.appendNull()
+                    case nil:
+                        allKeysKnown = false
+                        rows.appendNull()
+                    }
+                }
+                rows.endColumn(lastOfRow: true)
+                if allKeysKnown { keysWrittenOnInsert.insert(ObjectIdentifier(state)) }
+                if rows.bytes.count >= Self.copyChunkBytes { send(rows.takeBytes()) }
             }
-            try run(head + tuples.joined(separator: ", "), binds)
-            start += chunk.count
+            if !rows.bytes.isEmpty { send(rows.takeBytes()) }
         }
     }
 
@@ -231,7 +298,7 @@ struct PostgresRowWriter {
         let placeholders = try bindRow(state, table, into: &binds)
         // Written again with the relationships: related rows may be upserted after this one.
         keysWrittenOnInsert.remove(ObjectIdentifier(state))
-        let columns = insertColumns(table, withKey: false)
+        let columns = insertColumns(table)
         let sql = columns.isEmpty
             ? "INSERT INTO \(table.tableName) DEFAULT VALUES"
             : "INSERT INTO \(table.tableName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"

@@ -81,6 +81,33 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Streams rows in COPY's text format (``PostgresCopyText``) into `table` (a name the
+    /// search path finds, unquoted), in the transaction the session is in. `produce` makes the
+    /// rows on the calling thread and hands them over in chunks (`send`), which go to the server
+    /// as they come: the server stores one chunk while the next is made.
+    func copy(into table: String, columns: [String], produce: (_ send: @escaping ([UInt8]) -> Void) throws -> Void) throws {
+        Self.preconditionNotOnEventLoop()
+        queries.add(1, ordering: .relaxed)
+        let (connection, logger) = (connection, logger)
+        let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        try lock.withLock {
+            let copied = ThreadTaskExecutor.shared.start {
+                try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                    for await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                }
+            }
+            let produced = Result { try produce { continuation.yield($0) } }
+            continuation.finish()
+            do {
+                try copied.wait()
+            } catch {
+                throw PostgresStatementError(query: "COPY \(table) FROM STDIN", underlying: error)
+            }
+            // A failure making the rows leaves the copy short; the save's transaction rolls back.
+            try produced.get()
+        }
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try lock.withLock {

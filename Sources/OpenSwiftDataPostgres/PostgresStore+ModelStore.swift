@@ -39,7 +39,7 @@ extension PostgresStore: ModelStore {
                 try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
                 // Updates before inserts: an insert that upserts over a changed stored row has
                 // the last word, as in the SQLite store.
-                for state in changes.updated.sorted(by: Self.tableAndKeyOrder) { try writer.update(state) }
+                try writer.update(changes.updated.sorted(by: Self.tableAndKeyOrder))
                 saved.insertedRowIDs = try writer.insert(changes.inserted)
                 try writer.clearJoinRows(ofInserted: changes.inserted)
                 try writer.writeRelationships(inserted: changes.inserted, updated: changes.updated)

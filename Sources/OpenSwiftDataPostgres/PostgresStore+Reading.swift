@@ -83,7 +83,7 @@ extension PostgresStore {
     }
 
     /// The value of an `.externalStorage` attribute of one row.
-    func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
+    package func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any? {
         let sideTable = PostgresNames.quoted(TableLayout.unquotedExternalTableName(entity: table.entity.name, attribute: column.name))
         var binds = PostgresBindings()
         binds.append(rowID)
@@ -145,25 +145,5 @@ extension PostgresStore {
             values.append(try PostgresValues.stored(cell, as: storage))
         }
         return StoredValueRow(values)
-    }
-
-    /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
-    /// A row of a hierarchy's table is read as the class it names.
-    private func modelValues(_ queried: TableLayout, _ row: StoredValueRow, rowID: Int64) throws -> ModelValues {
-        var table = queried
-        if queried.hierarchyEntities != nil, let name = row.text(at: 1), name != queried.entity.name {
-            guard let rowTable = tables[name] else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "row \(rowID) of \(queried.tableName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
-            }
-            table = rowTable
-        }
-        var values = try table.rowDecoder.values(of: row)
-        for column in table.externalColumns {
-            values[column.propertyIndex] = ExternalValueFault { [self] in
-                try readExternalValue(table, column, rowID: rowID)
-            }
-        }
-        return values
     }
 }

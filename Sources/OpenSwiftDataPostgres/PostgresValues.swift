@@ -45,6 +45,8 @@ enum PostgresValues {
             binds.append(Int32(truncatingIfNeeded: value))
         case (.integer(let value), _):
             binds.append(value)
+        case (.real(let value), _) where value.isNaN:
+            throw notANumber(attribute: attribute, entity: entity)
         case (.real(let value), .float):
             binds.append(Float(value))
         case (.real(let value), _):
@@ -65,6 +67,13 @@ enum PostgresValues {
         case (.blob(let data), _):
             try binds.append(data)
         }
+    }
+
+    /// The refusal of a NaN: PostgreSQL could store it, but the SQLite store cannot, and a
+    /// model must save the same way on both.
+    static func notANumber(attribute: String, entity: String) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.explaining(
+            "\(entity).\(attribute) is NaN, which OpenSwiftData stores nowhere (SQLite cannot keep it); nothing was saved. Store nil in an optional attribute, or a number, instead")
     }
 
     /// The stored value a column of `storage` holds in `cell`.

@@ -28,6 +28,16 @@ struct BenchCase {
     /// The work should not grow with the table (ADD COLUMN, RENAME COLUMN): flag a driver whose
     /// total time at the largest size is more than 3× its time at the smallest.
     var constantTime = false
+
+    /// A case on a PostgreSQL server (`OSD_POSTGRES_URL`).
+    var onPostgres: Bool { id.hasPrefix("P") }
+
+    /// The drivers ours is compared with in the tables, with their columns' labels.
+    var yardsticks: [(label: String, driver: String)] {
+        onPostgres
+            ? [("postgres-nio", "postgres-nio"), ("Fluent", "fluent")]
+            : [("raw", "raw"), ("GRDB", "grdb"), ("GRDB-record", "grdb-record")]
+    }
 }
 
 let allCases: [BenchCase] = [
@@ -92,6 +102,14 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
     BenchCase(id: "F1", title: "Open a store and answer the first query: 50 users by age", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], launches: 20),
+    BenchCase(id: "P1", title: "PostgreSQL: insert 10-integer items in one save (postgres-nio: one unnest INSERT; fluent: create in batches, one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000]),
+    BenchCase(id: "P2", title: "PostgreSQL: fetch all items", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000]),
+    BenchCase(id: "P3", title: "PostgreSQL: fetch i0 < n/10 (one item in ten), no index", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [10_000, 100_000], full: [10_000, 100_000]),
+    BenchCase(id: "P4", title: "PostgreSQL: change every item's i1 and save (postgres-nio: one UPDATE … FROM unnest; fluent: update each, one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [10_000], full: [10_000, 100_000]),
 ]
 
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#
@@ -107,6 +125,9 @@ let physicsASQL = #"SELECT "Student"."name" FROM "Grade" JOIN "Student" ON "Stud
 /// F1 and G6's first query, in the plan our sorted, limited fetch uses.
 let firstUsersSQL = #"SELECT "_pk", "id", "firstName", "surname", "age" FROM "User" ORDER BY "age", "_pk" LIMIT 50"#
 func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> Job {
+    if id.hasPrefix("P") {
+        return try PostgresBench.job(case: id, driver: driver, size: n)
+    }
     if driver == "ours-no-history" {
         var job = try makeJob(case: id, driver: "ours", size: n, dir: dir)
         let once = job.once

@@ -151,7 +151,11 @@ struct RunAll: ParsableCommand {
         guard tier == "quick" || tier == "full" else { throw ValidationErrorText("--tier is quick or full") }
         let wanted = cases.map { Set($0.split(separator: ",").map(String.init)) }
         let wantedDrivers = drivers.map { Set($0.split(separator: ",").map(String.init)) }
-        let chosen = allCases.filter { wanted?.contains($0.id) ?? true }
+        var chosen = allCases.filter { wanted?.contains($0.id) ?? true }
+        if PostgresBench.url == nil, chosen.contains(where: \.onPostgres) {
+            FileHandle.standardError.write(Data("The PostgreSQL cases are skipped: set OSD_POSTGRES_URL (Benchmarks/postgres.sh starts a server).\n".utf8))
+            chosen.removeAll(where: \.onPostgres)
+        }
         if let wanted, let unknown = wanted.first(where: { id in !allCases.contains { $0.id == id } }) {
             throw ValidationErrorText("unknown case \(unknown); known: \(allCases.map(\.id).joined(separator: ","))")
         }

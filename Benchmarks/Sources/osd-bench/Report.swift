@@ -50,13 +50,14 @@ struct Report {
             guard !rows.isEmpty else { continue }
             lines.append("### \(benchCase.id) — \(benchCase.title)")
             lines.append("")
-            lines.append("| driver | size | runs | min s | median s | rows/s | CPU s | peak RSS MB | ours/raw | ours/GRDB | ours/GRDB-record |")
-            lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            let yardsticks = benchCase.yardsticks
+            lines.append("| driver | size | runs | min s | median s | rows/s | CPU s | peak RSS MB | \(yardsticks.map { "ours/\($0.label)" }.joined(separator: " | ")) |")
+            lines.append("|---|---:|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: yardsticks.count))
             for size in Set(rows.map(\.size)).sorted() {
                 for driver in benchCase.drivers {
                     guard let m = result(benchCase.id, driver, size) else { continue }
                     let isOurs = driver.hasPrefix("ours")
-                    let ratios = isOurs ? "\(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record"))" : " |  | "
+                    let ratios = yardsticks.map { isOurs ? ratio(m, $0.driver) : "" }.joined(separator: " | ")
                     lines.append("| \(driver) | \(size) | \(m.runs) | \(fmt(m.min, 4)) | \(fmt(m.median, 4)) | \(fmt(m.rowsPerSecond, 0)) | \(fmt(m.cpuMedian, 3)) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(ratios) |")
                 }
             }
@@ -113,13 +114,17 @@ struct Report {
                 let total = benchCase.constantTime ? totalGrowth(benchCase.id, driver) : nil
                 let grows = total.map { $0 > Self.superLinearLimit ? "; time ×\(fmt($0, 0)) with N, expected O(1) ⚠" : "" } ?? ""
                 let growthText = (g.map { "\(fmt($0, 2))×\($0 > Self.superLinearLimit ? " ⚠" : "")" } ?? "–") + grows
-                summary.append("| \(benchCase.id) | \(driver) | \(largest) | \(fmt(m.median, 4)) | \(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record")) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(growthText) |")
+                // PostgreSQL cases: postgres-nio in the raw column, Fluent in GRDB's.
+                let summaryRatios = benchCase.onPostgres
+                    ? "\(ratio(m, "postgres-nio")) | \(ratio(m, "fluent")) | –"
+                    : "\(ratio(m, "raw")) | \(ratio(m, "grdb")) | \(ratio(m, "grdb-record"))"
+                summary.append("| \(benchCase.id) | \(driver) | \(largest) | \(fmt(m.median, 4)) | \(summaryRatios) | \(fmt(Double(m.peakRSSKB) / 1024, 1)) | \(growthText) |")
             }
         }
         if !summary.isEmpty {
             lines.append("### Summary (largest size of each case)")
             lines.append("")
-            lines.append("| case | driver | size | ours median s | ours/raw | ours/GRDB | ours/GRDB-record | ours peak RSS MB | per-row growth |")
+            lines.append("| case | driver | size | ours median s | ours/raw (P: postgres-nio) | ours/GRDB (P: Fluent) | ours/GRDB-record | ours peak RSS MB | per-row growth |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
             lines.append(contentsOf: summary)
             lines.append("")

@@ -37,6 +37,8 @@ package protocol ModelStore: AnyObject, Sendable {
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws
     /// Calls `body` with each row of an entity whose key is in `range`, in key order.
     func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws
+    /// The value of an `.externalStorage` attribute of one row.
+    func readExternalValue(_ table: TableLayout, _ column: TableLayout.Column, rowID: Int64) throws -> Any?
     /// The primary keys of the selected rows.
     func fetchRowIDs(_ selection: RowSelection) throws -> [Int64]
     /// The primary keys of the selected rows of a hierarchy's table, with each row's entity.
@@ -80,6 +82,27 @@ extension ModelStore {
     func table(forEntity name: String, readingRowsAs modelType: any PersistentModel.Type) throws(OtherClassReadRefusal) -> TableLayout? {
         guard let table = tables[name] else { return nil }
         return try otherClassTables.table(table, readingRowsAs: modelType, schema: schema)
+    }
+
+    /// A fetched row's model values, with `.externalStorage` attributes left to load on access.
+    /// A row of a hierarchy's table is read as the class it names (at column 1, `_entity`),
+    /// whichever class the query is of; its values say which (``rowTable(_:values:)``).
+    package func modelValues<Row: StoredRowReading>(_ queried: TableLayout, _ row: Row, rowID: Int64) throws -> ModelValues {
+        var table = queried
+        if queried.hierarchyEntities != nil, let name = row.text(at: 1), name != queried.entity.name {
+            guard let rowTable = tables[name] else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "row \(rowID) of \(queried.tableName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
+            }
+            table = rowTable
+        }
+        var values = try table.rowDecoder.values(of: row)
+        for column in table.externalColumns {
+            values[column.propertyIndex] = ExternalValueFault { [self] in
+                try readExternalValue(table, column, rowID: rowID)
+            }
+        }
+        return values
     }
 
     /// The table layout of the class a row's `values` were read as: `queried`, or, in a

@@ -380,6 +380,32 @@ package final class TableLayout: @unchecked Sendable {
         StoredValue(try encode(state, column))
     }
 
+    /// The model's value for `column` read where it lies, when it is an `Int`, a `Double` (not
+    /// NaN) or a `String` its codec stores as itself; `nil` otherwise (``storedValue(of:_:)``
+    /// then gives it): what a bulk write takes without boxing the value.
+    package func plainValue(of state: ModelState, _ column: Column) -> PlainValue? {
+        guard state.hasValue(at: column.propertyIndex) else { return nil }
+        let values = state.values
+        switch column.codec.identityType {
+        case .int?:
+            return values.slot(at: column.propertyIndex, holding: Int.self).map { .int($0.load(as: Int.self)) }
+        case .double?:
+            guard let double = values.slot(at: column.propertyIndex, holding: Double.self)?.load(as: Double.self), !double.isNaN else { return nil }
+            return .double(double)
+        case .string?:
+            return values.slot(at: column.propertyIndex, holding: String.self).map { .string($0.assumingMemoryBound(to: String.self).pointee) }
+        default:
+            return nil
+        }
+    }
+
+    /// A value ``plainValue(of:_:)`` read.
+    package enum PlainValue {
+        case int(Int)
+        case double(Double)
+        case string(String)
+    }
+
     /// Binds the model's value for `column` to a parameter of an insert or update, with the
     /// errors of ``encode(_:_:)``.
     func bind(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {

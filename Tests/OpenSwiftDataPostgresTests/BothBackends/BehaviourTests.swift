@@ -147,6 +147,43 @@ import Testing
         #expect(try ModelContext(try store.container()).fetchCount(FetchDescriptor<Sample>()) == 120)
     }
 
+    /// NaN is refused on both, naming the attribute (SQLite cannot keep it), and nothing is saved.
+    @Test(arguments: Backend.available) func aNaNIsRefusedByNameAndNothingIsSaved(backend: Backend) throws {
+        let store = try backend.store([Sample.self])
+        let context = ModelContext(try store.container())
+        context.insert(Sample(index: 1, text: "fine", number: 1, amount: 1, when: .now, flag: true, maybe: nil))
+        context.insert(Sample(index: 2, text: "nan", number: .nan, amount: 1, when: .now, flag: true, maybe: nil))
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)".contains("number") && "\(error)".contains("NaN")
+        }
+        #expect(try ModelContext(try store.container()).fetchCount(FetchDescriptor<Sample>()) == 0)
+    }
+
+    /// PostgreSQL refuses a NUL in a string, naming the attribute, and keeps nothing of the save
+    /// (its many rows stream in one COPY); SQLite keeps the NUL.
+    @Test(arguments: Backend.available) func aStringWithNULIsKeptBySQLiteAndRefusedByPostgreSQL(backend: Backend) throws {
+        let store = try backend.store([Sample.self])
+        let context = ModelContext(try store.container())
+        for index in 0..<5_000 {
+            context.insert(Sample(index: index, text: index == 4_321 ? "a\u{0}b" : "s\(index)", number: 1, amount: 1, when: .now, flag: true, maybe: nil))
+        }
+        switch backend {
+        case .sqlite:
+            try context.save()
+            let stored = try ModelContext(try store.container()).fetch(FetchDescriptor<Sample>(predicate: #Predicate { $0.index == 4_321 }))
+            #expect(stored.map(\.text) == ["a\u{0}b"])
+        case .postgres:
+            #expect {
+                try context.save()
+            } throws: { error in
+                "\(error)".contains("Sample.text") && "\(error)".contains("NUL")
+            }
+            #expect(try ModelContext(try store.container()).fetchCount(FetchDescriptor<Sample>()) == 0)
+        }
+    }
+
     @Test(arguments: Backend.available) func rollbackForgetsUnsavedChanges(backend: Backend) throws {
         let store = try backend.store([Sample.self])
         let context = ModelContext(try store.container())

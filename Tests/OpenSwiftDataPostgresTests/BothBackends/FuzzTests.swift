@@ -13,7 +13,7 @@ import Testing
     ///   has no consistent localized order for `sorted(using:)` to compare with.
     static func samples(_ count: Int, seed: UInt64, alphabetOnly: Bool = false) -> [Sample] {
         var generator = SeededGenerator(seed: seed)
-        let alphabet: [Unicode.Scalar] = ["a", "b", "A", "é", "e", "\u{301}", "ß", "😀", " ", "%", "_", "'", "\""]
+        let alphabet: [Unicode.Scalar] = ["a", "b", "A", "é", "e", "\u{301}", "ß", "😀", " ", "%", "_", "'", "\"", "\\", "\t", "\n", "\r", "N"]
         return (0..<count).map { index in
             let length = Int.random(in: 0...8, using: &generator)
             let text = String(String.UnicodeScalarView((0..<length).map { _ in
