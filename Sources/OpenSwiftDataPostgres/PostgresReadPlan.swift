@@ -35,3 +35,4 @@ final class ReadPlans: Sendable {
         return plans.withLock { $0[key, default: plan] }
     }
 }
+

@@ -13,6 +13,8 @@ struct PostgresRowWriter {
     let session: PostgresSession
     let tables: [String: TableLayout]
     let databaseSchema: String
+    /// The store's identity sequences, by table.
+    let keySequences: KeySequences
     /// The keys of the rows inserted in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// The inserted models whose `INSERT` held every to-one key.
@@ -26,10 +28,11 @@ struct PostgresRowWriter {
     /// PostgreSQL's limit on a statement's parameters.
     private static let maximumParameters = 65_535
 
-    init(session: PostgresSession, tables: [String: TableLayout], databaseSchema: String) {
+    init(session: PostgresSession, tables: [String: TableLayout], databaseSchema: String, keySequences: KeySequences) {
         self.session = session
         self.tables = tables
         self.databaseSchema = databaseSchema
+        self.keySequences = keySequences
     }
 
     private func table(of state: ModelState) throws -> TableLayout {
@@ -120,6 +123,7 @@ struct PostgresRowWriter {
             try updateRow(states[0].rowID!, of: states[0], table, columns: columns, settingClass: false)
             return
         }
+        if try updateRowsFromArrays(states, table, columns: columns) { return }
         var binds = PostgresBindings(capacity: states.count * (columns.count + 1))
         var tuples: [String] = []
         tuples.reserveCapacity(states.count)
@@ -139,6 +143,80 @@ struct PostgresRowWriter {
         try run(
             "UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.tableName).\(key) = v.c0",
             binds)
+    }
+
+    /// Sets `columns` of each model's row from one array per column (`UPDATE … FROM unnest`),
+    /// when every value is present and of a type postgres-nio sends as an array; `false`,
+    /// writing nothing, otherwise (``updateRows(_:_:columns:)`` then lists them in `VALUES`).
+    private func updateRowsFromArrays(_ states: [ModelState], _ table: TableLayout, columns: [TableLayout.Column]) throws -> Bool {
+        var binds = PostgresBindings()
+        binds.append(states.map { $0.rowID! })
+        var arrays = ["$1::bigint[]"]
+        for column in columns {
+            let values = try states.map { try table.storedValue(of: $0, column) }
+            guard let type = Self.appendArray(values, as: column.codec.storage, to: &binds) else { return false }
+            arrays.append("$\(binds.count)::\(type)[]")
+        }
+        let names = (0...columns.count).map { "c\($0)" }
+        let assignments = columns.enumerated().map { "\(PostgresNames.quoted($0.element.name)) = v.c\($0.offset + 1)" }
+        try run(
+            "UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) FROM unnest(\(arrays.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.tableName).\(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = v.c0",
+            binds)
+        return true
+    }
+
+    /// Appends `values` as one array of their column's type and returns the type; `nil`,
+    /// appending nothing, when one is `NULL` (or NaN, or a string with NUL, which the one-row
+    /// path refuses by name) or the type is not one postgres-nio sends as an array.
+    private static func appendArray(_ values: [StoredValue], as storage: StorageType, to binds: inout PostgresBindings) -> String? {
+        func all<T>(_ value: (StoredValue) -> T?) -> [T]? {
+            var result: [T] = []
+            result.reserveCapacity(values.count)
+            for stored in values {
+                guard let element = value(stored) else { return nil }
+                result.append(element)
+            }
+            return result
+        }
+        func integer(_ stored: StoredValue) -> Int64? {
+            if case .integer(let int) = stored { return int }
+            return nil
+        }
+        func real(_ stored: StoredValue) -> Double? {
+            if case .real(let double) = stored, !double.isNaN { return double }
+            return nil
+        }
+        switch storage {
+        case .bool:
+            guard let array = all({ integer($0).map { $0 != 0 } }) else { return nil }
+            binds.append(array)
+            return "boolean"
+        case .int8, .int16, .uint8:
+            guard let array = all({ integer($0).map { Int16(truncatingIfNeeded: $0) } }) else { return nil }
+            binds.append(array)
+            return "smallint"
+        case .int32, .uint16:
+            guard let array = all({ integer($0).map { Int32(truncatingIfNeeded: $0) } }) else { return nil }
+            binds.append(array)
+            return "integer"
+        case .int, .int64, .uint, .uint32, .uint64:
+            guard let array = all(integer) else { return nil }
+            binds.append(array)
+            return "bigint"
+        case .double, .date:
+            guard let array = all(real) else { return nil }
+            binds.append(array)
+            return "double precision"
+        case .string, .url:
+            guard let array = all({ stored -> String? in
+                if case .text(let text) = stored, !text.utf8.contains(0) { return text }
+                return nil
+            }) else { return nil }
+            binds.append(array)
+            return "text"
+        case .float, .decimal, .uuid, .data, .codable:
+            return nil
+        }
     }
 
     /// Writes the model's values of `columns` (and with `settingClass` its class) to its row.
@@ -202,12 +280,16 @@ struct PostgresRowWriter {
         }
         for key in order {
             let (table, tableStates) = byTable[key]!
-            let sequenceTable = PostgresNames.literal(PostgresNames.qualified(table.entity.rootEntity.name, in: databaseSchema))
+            let sequence = try keySequences.name(of: table.entity.rootEntity.name) { root in
+                let qualified = PostgresNames.literal(PostgresNames.qualified(root, in: databaseSchema))
+                return try run("SELECT pg_get_serial_sequence(\(qualified), '_pk')").first?.decode(String.self) ?? ""
+            }
             var binds = PostgresBindings()
             binds.append(Int64(tableStates.count))
-            // One array, not a row per key: decoding 100 000 rows cost more than the insert.
+            // One array, not a row per key: decoding 100 000 rows cost more than the insert. The
+            // sequence named as a constant: looked up for every key it took 7 times as long.
             let keys = try run(
-                "SELECT array_agg(nextval(pg_get_serial_sequence(\(sequenceTable), '_pk'))) FROM generate_series(1, $1)", binds
+                "SELECT array_agg(nextval(\(PostgresNames.literal(sequence))::regclass)) FROM generate_series(1, $1)", binds
             ).first?.decode([Int64].self) ?? []
             for (state, rowID) in zip(tableStates, keys) { newRowIDs[ObjectIdentifier(state)] = rowID }
         }

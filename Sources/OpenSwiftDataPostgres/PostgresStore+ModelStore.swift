@@ -28,7 +28,8 @@ extension PostgresStore: ModelStore {
         }
         do {
             let saved = try sessions.withSession { session in try session.transaction {
-                var writer = PostgresRowWriter(session: session, tables: tables, databaseSchema: configuration.databaseSchema)
+                var writer = PostgresRowWriter(
+                    session: session, tables: tables, databaseSchema: configuration.databaseSchema, keySequences: keySequences)
                 var saved = SavedChanges()
                 for batch in changes.batchDeletes {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition)

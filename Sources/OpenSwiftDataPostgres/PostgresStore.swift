@@ -27,6 +27,8 @@ public final class PostgresStore: DataStore, Sendable {
     let commitListeners = CommitListeners()
     /// What each table layout's rows are read as, made on first read.
     let readPlans = ReadPlans()
+    /// The identity sequence of each table's keys, looked up on first insert.
+    let keySequences = KeySequences()
 
     /// Opens (creating it first when there is none) the store the configuration describes.
     ///

@@ -147,6 +147,33 @@ import Testing
         #expect(try ModelContext(try store.container()).fetchCount(FetchDescriptor<Sample>()) == 120)
     }
 
+    /// Edits of many models (the same properties of each, or different ones) are saved exactly.
+    @Test(arguments: Backend.available) func bulkEditsAreSavedExactly(backend: Backend) throws {
+        let store = try backend.store([Sample.self])
+        let context = ModelContext(try store.container())
+        let samples = FuzzTests.samples(300, seed: 3)
+        for sample in samples { context.insert(sample) }
+        try context.save()
+        var generator = SeededGenerator(seed: 4)
+        for sample in samples {
+            sample.number = Double.random(in: -1e6...1e6, using: &generator)
+            sample.flag.toggle()
+        }
+        try context.save()
+        for sample in samples where sample.index % 3 == 0 {
+            sample.maybe = sample.maybe == nil ? sample.index : nil
+            sample.text += "\t\\x"
+            sample.amount += Decimal(string: "0.000001")!
+        }
+        try context.save()
+        let read = try ModelContext(try store.container()).fetch(FetchDescriptor<Sample>(sortBy: [SortDescriptor(\.index)]))
+        #expect(read.map(\.number.bitPattern) == samples.map(\.number.bitPattern))
+        #expect(read.map(\.flag) == samples.map(\.flag))
+        #expect(read.map(\.maybe) == samples.map(\.maybe))
+        #expect(read.map(\.text) == samples.map(\.text))
+        #expect(read.map(\.amount) == samples.map(\.amount))
+    }
+
     /// NaN is refused on both, naming the attribute (SQLite cannot keep it), and nothing is saved.
     @Test(arguments: Backend.available) func aNaNIsRefusedByNameAndNothingIsSaved(backend: Backend) throws {
         let store = try backend.store([Sample.self])
