@@ -93,6 +93,13 @@ let package = Package(
             dependencies: ["OpenSwiftData"],
             path: "Tests/StoreOpener"
         ),
+        // A server process sharing one PostgreSQL store with others, for the tests of several
+        // servers on one database.
+        .executableTarget(
+            name: "PostgresServerProcess",
+            dependencies: ["OpenSwiftData", "OpenSwiftDataPostgres"],
+            path: "Tests/PostgresServerProcess"
+        ),
         // What OpenSwiftData reads from store files it did not write, fuzzed (Scripts/fuzz.sh).
         .executableTarget(
             name: "MetadataFuzzer",
@@ -114,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
-            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd"]
+            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess"]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

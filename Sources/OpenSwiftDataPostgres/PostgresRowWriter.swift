@@ -371,6 +371,7 @@ struct PostgresRowWriter {
     /// Inserts a model of an entity with uniqueness constraints, or updates the stored row
     /// holding the same unique values (and makes it the model's class); returns the row's key.
     private mutating func upsert(_ state: ModelState, _ table: TableLayout) throws -> Int64 {
+        if let key = try atomicUpsert(state, table) { return key }
         if let existing = try existingRow(matching: state, table) {
             upsertedOverStoredRows.insert(ObjectIdentifier(state))
             try updateRow(existing, of: state, table, columns: table.columns, settingClass: table.hierarchyEntities != nil)
@@ -386,6 +387,28 @@ struct PostgresRowWriter {
             : "INSERT INTO \(table.tableName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"
         let rows = try run(sql + " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))", binds)
         return try rows[0].decode(Int64.self)
+    }
+
+    /// For an entity with one uniqueness constraint over non-optional attributes (the SQLite
+    /// store's upsert case), the insert as one `INSERT … ON CONFLICT … DO UPDATE`: atomic, so
+    /// servers upserting the same values at once each get the one row, none a unique
+    /// violation. Returns the row's key; `nil`, writing nothing, for other entities.
+    private mutating func atomicUpsert(_ state: ModelState, _ table: TableLayout) throws -> Int64? {
+        let constraints = table.entity.uniquenessConstraintsWithInherited
+        guard table.upsertsInOneStatement, constraints.count == 1, !table.columns.isEmpty else { return nil }
+        var binds = PostgresBindings()
+        let placeholders = try bindRow(state, table, into: &binds)
+        // Written again with the relationships, as the SQLite store's upsert leaves them.
+        keysWrittenOnInsert.remove(ObjectIdentifier(state))
+        let updated = table.columns.map(\.name) + (table.hierarchyEntities != nil ? [TableLayout.entityColumn] : [])
+        let assignments = updated.map(PostgresNames.quoted).map { "\($0) = excluded.\($0)" }
+        let target = constraints[0].map(PostgresNames.quoted).joined(separator: ", ")
+        let rows = try run(
+            "INSERT INTO \(table.tableName) (\(insertColumns(table))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT (\(target)) DO UPDATE SET \(assignments.joined(separator: ", ")) RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn)), (xmax = 0)",
+            binds)
+        let (key, inserted) = try rows[0].decode((Int64, Bool).self)
+        if !inserted { upsertedOverStoredRows.insert(ObjectIdentifier(state)) }
+        return key
     }
 
     /// The row that already holds the values of one of the entity's uniqueness constraints

@@ -180,6 +180,9 @@ package final class TableLayout: @unchecked Sendable {
     /// index never does). SQLite counts a key off the table's sequence before it finds the
     /// conflict, so an upsert that updates leaves a gap in the keys new rows get.
     let upsertSQL: String?
+    /// Whether an insert can update the row holding its unique values in the same statement:
+    /// one uniqueness constraint, over non-optional attributes (``upsertSQL``'s case).
+    package var upsertsInOneStatement: Bool { upsertSQL != nil }
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     package let rowDecoder: RowDecoder
 
