@@ -97,7 +97,7 @@ let package = Package(
         // servers on one database.
         .executableTarget(
             name: "PostgresServerProcess",
-            dependencies: ["OpenSwiftData", "OpenSwiftDataPostgres"],
+            dependencies: ["OpenSwiftData", "OpenSwiftDataPostgres", .product(name: "NIOPosix", package: "swift-nio")],
             path: "Tests/PostgresServerProcess"
         ),
         // What OpenSwiftData reads from store files it did not write, fuzzed (Scripts/fuzz.sh).

@@ -42,4 +42,26 @@ struct PostgresServerProcessTests {
             #expect(try stores.first?.decode(Int64.self) == 1)
         }
     }
+
+    /// A context used on a SwiftNIO event loop stops the process with a message that says what
+    /// to do instead, rather than waiting for itself forever.
+    @Test func aContextOnAnEventLoopStopsTheProcessSayingWhy() throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("PostgresServerProcess")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "PostgresServerProcess is built beside the tests")
+        try ThrowAwaySchema().use { place in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = [place.url.absoluteString, place.name, "on-event-loop"]
+            let (output, errors) = (Pipe(), Pipe())
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(!printed.contains("returned"))
+            #expect(said.contains("SwiftNIO event loop") && said.contains("container.perform"), "\(said)")
+        }
+    }
 }

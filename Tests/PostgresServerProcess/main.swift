@@ -1,5 +1,6 @@
 import Foundation
 import OpenSwiftData
+import NIOPosix
 import OpenSwiftDataPostgres
 
 // A server process sharing one PostgreSQL store with others, for the tests of several servers
@@ -8,7 +9,8 @@ import OpenSwiftDataPostgres
 // ticket each, numbered 0..<saves and marked with `name`, with the shared tally (one unique
 // name, upserted by every save of every process), through container.perform, and counts the
 // tickets every other process saved so far after each. Says "saved <saves> <tickets seen at
-// the end>" (exit 0) or "failed <why>" (exit 3).
+// the end>" (exit 0) or "failed <why>" (exit 3). With <name> "on-event-loop" (and no count) it
+// fetches on a SwiftNIO event loop instead, which must stop the process.
 
 @Model final class Ticket {
     var process: String
@@ -29,6 +31,17 @@ import OpenSwiftDataPostgres
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[3] == "on-event-loop" {
+    // A context's synchronous work on an event loop would wait for itself: the store stops the
+    // process, saying what to do instead.
+    let container = try ModelContainer(
+        for: Ticket.self, Tally.self, configurations: PostgresConfiguration(url: URL(string: arguments[1])!, databaseSchema: arguments[2]))
+    try await MultiThreadedEventLoopGroup.singleton.any().submit {
+        _ = try ModelContext(container).fetchCount(FetchDescriptor<Ticket>())
+    }.get()
+    print("returned")
+    exit(0)
+}
 guard arguments.count == 5, let url = URL(string: arguments[1]), let saves = Int(arguments[4]) else {
     print("usage: PostgresServerProcess <postgres URL> <database schema> <name> <saves>")
     exit(2)
