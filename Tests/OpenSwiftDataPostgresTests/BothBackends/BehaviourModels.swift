@@ -123,3 +123,18 @@ struct Dimensions: Codable, Equatable {
         self.maybe = maybe
     }
 }
+
+/// Two uniqueness constraints, one over two attributes, and an optional unique attribute.
+@Model final class Seat {
+    #Unique<Seat>([\.row, \.number], [\.code])
+    var row: String
+    var number: Int
+    var code: String?
+    var holder: String
+    init(row: String, number: Int, code: String?, holder: String) {
+        self.row = row
+        self.number = number
+        self.code = code
+        self.holder = holder
+    }
+}

@@ -81,6 +81,23 @@ import Testing
         #expect(authors.map(\.born) == [1947, 1972])
     }
 
+    /// With several uniqueness constraints (one over two attributes, one over an optional), an
+    /// insert matching any of them takes over the stored row; `nil` codes match each other.
+    @Test(arguments: Backend.available) func insertsMatchingAnyUniquenessConstraintUpdateTheRow(backend: Backend) throws {
+        let store = try backend.store([Seat.self])
+        let context = ModelContext(try store.container())
+        context.insert(Seat(row: "A", number: 1, code: "A1", holder: "Ana"))
+        context.insert(Seat(row: "A", number: 2, code: nil, holder: "Bo"))
+        try context.save()
+        let second = ModelContext(try store.container())
+        second.insert(Seat(row: "A", number: 1, code: "A1", holder: "Cy"))
+        second.insert(Seat(row: "B", number: 9, code: "A1", holder: "Di"))
+        second.insert(Seat(row: "C", number: 3, code: nil, holder: "Ed"))
+        try second.save()
+        let seats = try ModelContext(try store.container()).fetch(FetchDescriptor<Seat>(sortBy: [SortDescriptor(\.holder)]))
+        #expect(seats.map { "\($0.row)\($0.number) \($0.code ?? "-") \($0.holder)" } == ["B9 A1 Di", "C3 - Ed"])
+    }
+
     @Test(arguments: Backend.available) func batchDeletesRemoveWhatThePredicateSelects(backend: Backend) throws {
         let store = try backend.store([Author.self, Book.self, Shelf.self, Sample.self])
         let context = ModelContext(try store.container())
