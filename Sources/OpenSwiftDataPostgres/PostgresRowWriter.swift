@@ -250,15 +250,20 @@ struct PostgresRowWriter {
                 newRowIDs[ObjectIdentifier(state)] = try upsert(state, table)
             }
         }
-        var start = states.startIndex
-        while start < states.endIndex {
-            let table = try table(of: states[start])
-            var end = start
-            while end < states.endIndex, states[end].layout === states[start].layout { end += 1 }
+        // One COPY per class, whatever the order of the inserts: every key is known already.
+        var byClass: [ObjectIdentifier: [ModelState]] = [:]
+        var classes: [ObjectIdentifier] = []
+        for state in states {
+            let key = ObjectIdentifier(state.layout)
+            if byClass[key] == nil { classes.append(key) }
+            byClass[key, default: []].append(state)
+        }
+        for key in classes {
+            let run = byClass[key]!
+            let table = try table(of: run[0])
             if table.entity.uniquenessConstraintsWithInherited.isEmpty {
-                try insertRows(Array(states[start..<end]), table)
+                try insertRows(run, table)
             }
-            start = end
         }
         for state in states {
             try writeExternalValues(state, try table(of: state), rowID: rowID(of: state)!) { _ in true }
