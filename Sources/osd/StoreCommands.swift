@@ -140,6 +140,9 @@ struct Diff: ParsableCommand {
             for change in comparison.changes { print(change) }
             print(comparison.isLightweight ? "\nA lightweight migration can make these changes."
                   : "\nNot lightweight:\n" + comparison.blockers.map { "  \($0)" }.joined(separator: "\n"))
+            print(comparison.keepsPreviousVersionRunning
+                  ? "During a rolling deploy, servers still running the older version keep working (every change is an expand step)."
+                  : "During a rolling deploy, servers still running the older version break:\n" + comparison.breaksPreviousVersion.map { "  \($0)" }.joined(separator: "\n"))
         }
         if !comparison.isIdentical { throw ExitCode(1) }
     }
