@@ -76,6 +76,6 @@ extension PostgresConfiguration: ModelStoreConfiguration {
 
     package func openModelStore(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> any ModelStore {
         try validate()
-        return try PostgresStore(self, schema: schema)
+        return try PostgresStore(self, schema: schema, migrationPlan: migrationPlan)
     }
 }

@@ -45,16 +45,18 @@ public final class PostgresStore: DataStore, Sendable {
                 "the configuration \(configuration.name) has no schema: a store opened on its own needs the models it holds (PostgresConfiguration(schema:))")
         }
         try schema.validate()
-        try self.init(configuration, schema: schema)
+        try self.init(configuration, schema: schema, migrationPlan: migrationPlan)
     }
 
     /// Opens the store holding `schema`, the part of a container's schema the configuration holds.
-    init(_ configuration: PostgresConfiguration, schema: Schema) throws {
+    init(_ configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) throws {
         self.configuration = configuration
         self.schema = schema
         let postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
         let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
-        identifier = try session.transaction { try Self.openOrCreate(configuration, schema: schema, tables: postgresTables, session: session) }
+        identifier = try session.transaction {
+            try Self.openOrCreate(configuration, schema: schema, migrationPlan: migrationPlan, tables: postgresTables, session: session)
+        }
         // The Query layer's SQL names tables unqualified.
         let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
         sessions = try PostgresSessionPool(first: session, maximum: configuration.maximumConnections) { try $0.query(searchPath) }
@@ -69,20 +71,34 @@ public final class PostgresStore: DataStore, Sendable {
         var versionIdentifier: String
         /// The canonical JSON of the schema the tables follow.
         var schemaJSON: String
+        /// Whether the models were versioned (a `VersionedSchema`): the app's plan then decides
+        /// the store's migrations.
+        var isVersioned: Bool
     }
 
     /// The store's identifier, creating the store first when the PostgreSQL schema has none.
     private static func openOrCreate(
-        _ configuration: PostgresConfiguration, schema: Schema, tables: PostgresTables, session: PostgresSession
+        _ configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, tables: PostgresTables,
+        session: PostgresSession
     ) throws -> String {
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(lockKey(databaseSchema))))")
         if let metadata = try readMetadata(in: databaseSchema, session: session) {
-            guard metadata.fingerprint == schema.fingerprint else {
+            // Decided under the lock, from what is recorded now: servers starting together
+            // wait here, and all but the first find nothing to do.
+            let steps = try MigrationPlanner.schemaSteps(
+                of: place, recordedSchemaJSON: metadata.schemaJSON, fingerprint: metadata.fingerprint,
+                versionIdentifier: metadata.versionIdentifier, isVersioned: metadata.isVersioned, to: schema, migrationPlan: migrationPlan)
+            guard !steps.isEmpty else { return metadata.storeIdentifier }
+            guard !configuration.isReadOnly else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(place) holds a store of version \(metadata.versionIdentifier) whose tables follow other models than these (version \(schema.version)); nothing was changed. Open it with the models it was written with, or a migration plan that reaches these")
+                    "\(place) is at version \(metadata.versionIdentifier) and the models at \(schema.version), and the configuration is read-only (isReadOnly: true), so it cannot be migrated; nothing was changed. Open it with the models it was written with, or migrate it from a writable configuration first")
             }
+            for statement in try PostgresMigration(steps: steps, databaseSchema: databaseSchema, place: place).statements() {
+                try session.query(PostgresQuery(unsafeSQL: statement))
+            }
+            try recordSchema(schema, in: tables.table("_osd_metadata"), session: session)
             return metadata.storeIdentifier
         }
         guard !configuration.isReadOnly else {
@@ -100,17 +116,23 @@ public final class PostgresStore: DataStore, Sendable {
         let metadataTable = tables.table("_osd_metadata")
         try session.query("CREATE TABLE \(unescaped: metadataTable) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)")
         let storeIdentifier = UUID().uuidString
+        try session.query("INSERT INTO \(unescaped: metadataTable) (\"key\", \"value\") VALUES ('storeIdentifier', \(storeIdentifier)), ('formatVersion', '1')")
+        try recordSchema(schema, in: metadataTable, session: session)
+        return storeIdentifier
+    }
+
+    /// Records `schema` as the one the tables follow, in the same transaction as the change.
+    private static func recordSchema(_ schema: Schema, in metadataTable: String, session: PostgresSession) throws {
         let pairs = [
-            ("storeIdentifier", storeIdentifier),
-            ("formatVersion", "1"),
             ("schema", String(decoding: try schema.canonicalJSON(), as: UTF8.self)),
             ("fingerprint", schema.fingerprint),
             ("versionIdentifier", schema.version.description),
-        ] + (schema.isVersioned ? [("versioned", "true")] : [])
+            ("versioned", schema.isVersioned ? "true" : "false"),
+        ]
         for (key, value) in pairs {
-            try session.query("INSERT INTO \(unescaped: metadataTable) (\"key\", \"value\") VALUES (\(key), \(value))")
+            try session.query(
+                "INSERT INTO \(unescaped: metadataTable) (\"key\", \"value\") VALUES (\(key), \(value)) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"")
         }
-        return storeIdentifier
     }
 
     /// The store's metadata; `nil` when the PostgreSQL schema holds no store.
@@ -127,7 +149,8 @@ public final class PostgresStore: DataStore, Sendable {
             return nil
         }
         return Metadata(
-            storeIdentifier: storeIdentifier, fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "", schemaJSON: schemaJSON)
+            storeIdentifier: storeIdentifier, fingerprint: fingerprint, versionIdentifier: values["versionIdentifier"] ?? "", schemaJSON: schemaJSON,
+            isVersioned: values["versioned"] == "true")
     }
 
     /// The tables of a PostgreSQL schema.

@@ -56,7 +56,7 @@ struct PostgresTables {
         "_osd_external_\(entity)_\(attribute)"
     }
 
-    private func tableSQL(root: Schema.Entity) -> String {
+    func tableSQL(root: Schema.Entity) -> String {
         let definitions = columns(ofTableOf: root).map { "\(PostgresNames.quoted($0.name)) \($0.type)\($0.constraints)" }
         return "CREATE TABLE \(table(root.name)) (\(definitions.joined(separator: ", ")))"
     }
@@ -72,16 +72,8 @@ struct PostgresTables {
         for member in hierarchy {
             let attributes = member === root ? member.attributesInOrder : member.declaredAttributes
             for attribute in attributes where !attribute.options.contains(.externalStorage) && seenAttributes.insert(attribute.name).inserted {
-                guard let storage = attribute.storageType else { continue }
                 // A subclass's column holds NULL in the rows of the other classes.
-                let required = member === root && !attribute.isOptional
-                let collation = storage == .string ? " COLLATE \"C\"" : ""
-                columns.append((attribute.name, storage.postgresType, collation + (required ? " NOT NULL" : "")))
-                if storage == .date {
-                    columns.append((
-                        attribute.name + "_timestamptz", "timestamp with time zone",
-                        " GENERATED ALWAYS AS (to_timestamp(\(PostgresNames.quoted(attribute.name)) + 978307200)) STORED"))
-                }
+                columns += Self.columns(of: attribute, required: member === root && !attribute.isOptional)
             }
             let relationships = member === root ? member.relationshipsInOrder : member.declaredRelationships
             for relationship in relationships where relationship.isToOneRelationship && seenKeys.insert(relationship.name).inserted {
@@ -91,41 +83,63 @@ struct PostgresTables {
         return columns
     }
 
-    private func indexSQL(_ entity: Schema.Entity) -> [String] {
-        let tableName = table(entity.rootEntity.name)
-        var statements: [String] = []
-        for columns in entity.uniquenessConstraints {
-            let name = PostgresNames.quoted("\(entity.name)_unique_\(columns.joined(separator: "_"))")
-            statements.append("CREATE UNIQUE INDEX \(name) ON \(tableName) (\(columns.map(PostgresNames.quoted).joined(separator: ", ")))")
+    /// An attribute's column, and beside a `Date`'s its `timestamptz` twin.
+    static func columns(of attribute: Schema.Attribute, required: Bool) -> [(name: String, type: String, constraints: String)] {
+        guard let storage = attribute.storageType else { return [] }
+        let collation = storage == .string ? " COLLATE \"C\"" : ""
+        var columns = [(attribute.name, storage.postgresType, collation + (required ? " NOT NULL" : ""))]
+        if storage == .date {
+            columns.append((
+                attribute.name + "_timestamptz", "timestamp with time zone",
+                " GENERATED ALWAYS AS (to_timestamp(\(PostgresNames.quoted(attribute.name)) + 978307200)) STORED"))
         }
-        for columns in entity.indices {
-            let name = PostgresNames.quoted("\(entity.name)_index_\(columns.joined(separator: "_"))")
-            statements.append("CREATE INDEX \(name) ON \(tableName) (\(columns.map(PostgresNames.quoted).joined(separator: ", ")))")
-        }
-        for relationship in entity.declaredRelationships where relationship.isToOneRelationship {
-            let name = PostgresNames.quoted("\(entity.name)_key_\(relationship.name)")
-            statements.append("CREATE INDEX \(name) ON \(tableName) (\(PostgresNames.quoted(relationship.name)))")
-        }
-        return statements
+        return columns
     }
 
-    private func joinTableSQL(_ entity: Schema.Entity) -> [String] {
-        var statements: [String] = []
-        for relationship in entity.declaredRelationships {
-            let storage = RelationshipStorage(relationship, of: entity, destination: schema.entitiesByName[relationship.destination])
-            guard storage.createsJoinTable, case .joinTable(let name, _, _) = storage else { continue }
-            statements.append(
-                "CREATE TABLE \(table(name)) (\"source\" bigint NOT NULL, \"target\" bigint NOT NULL, PRIMARY KEY (\"source\", \"target\"))")
-            statements.append("CREATE INDEX \(PostgresNames.quoted(name + "_target")) ON \(table(name)) (\"target\", \"source\")")
-        }
-        return statements
+    func indexSQL(_ entity: Schema.Entity) -> [String] {
+        entity.uniquenessConstraints.map { indexSQL(entity, columns: $0, unique: true) }
+            + entity.indices.map { indexSQL(entity, columns: $0, unique: false) }
+            + entity.declaredRelationships.filter(\.isToOneRelationship).map { keyIndexSQL(entity, $0) }
     }
 
-    private func externalTableSQL(_ entity: Schema.Entity) -> [String] {
-        entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.compactMap { attribute in
-            guard let storage = attribute.storageType else { return nil }
-            let name = table(Self.externalTableName(entity: entity.name, attribute: attribute.name))
-            return "CREATE TABLE \(name) (\"_pk\" bigint PRIMARY KEY REFERENCES \(table(entity.rootEntity.name)) (\"_pk\") ON DELETE CASCADE, \"value\" \(storage.postgresType))"
-        }
+    /// The name of an entity's index over `columns`.
+    static func indexName(_ entity: Schema.Entity, columns: [String], unique: Bool) -> String {
+        "\(entity.name)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
+    }
+
+    func indexSQL(_ entity: Schema.Entity, columns: [String], unique: Bool) -> String {
+        let name = PostgresNames.quoted(Self.indexName(entity, columns: columns, unique: unique))
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX \(name) ON \(table(entity.rootEntity.name)) (\(columns.map(PostgresNames.quoted).joined(separator: ", ")))"
+    }
+
+    /// The index of a to-one relationship's key column, by which the inverse side is found.
+    func keyIndexSQL(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String {
+        let name = PostgresNames.quoted("\(entity.name)_key_\(relationship.name)")
+        return "CREATE INDEX \(name) ON \(table(entity.rootEntity.name)) (\(PostgresNames.quoted(relationship.name)))"
+    }
+
+    func joinTableSQL(_ entity: Schema.Entity) -> [String] {
+        entity.declaredRelationships.flatMap { joinTableSQL(entity, $0) }
+    }
+
+    /// The join table of a relationship, when this side is the one that creates it.
+    func joinTableSQL(_ entity: Schema.Entity, _ relationship: Schema.Relationship) -> [String] {
+        let storage = RelationshipStorage(relationship, of: entity, destination: schema.entitiesByName[relationship.destination])
+        guard storage.createsJoinTable, case .joinTable(let name, _, _) = storage else { return [] }
+        return [
+            "CREATE TABLE \(table(name)) (\"source\" bigint NOT NULL, \"target\" bigint NOT NULL, PRIMARY KEY (\"source\", \"target\"))",
+            "CREATE INDEX \(PostgresNames.quoted(name + "_target")) ON \(table(name)) (\"target\", \"source\")",
+        ]
+    }
+
+    func externalTableSQL(_ entity: Schema.Entity) -> [String] {
+        entity.declaredAttributes.compactMap { externalTableSQL(entity, $0) }
+    }
+
+    /// The side table of an `.externalStorage` attribute; `nil` for any other.
+    func externalTableSQL(_ entity: Schema.Entity, _ attribute: Schema.Attribute) -> String? {
+        guard attribute.options.contains(.externalStorage), let storage = attribute.storageType else { return nil }
+        let name = table(Self.externalTableName(entity: entity.name, attribute: attribute.name))
+        return "CREATE TABLE \(name) (\"_pk\" bigint PRIMARY KEY REFERENCES \(table(entity.rootEntity.name)) (\"_pk\") ON DELETE CASCADE, \"value\" \(storage.postgresType))"
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// newer than the app, and every change no rows could make acceptable (an attribute changing
 /// type, a relationship changing destination or storage) — all before the store is touched or
 /// any code of the plan's runs. A dry run and a real migration start from the same plan.
-enum MigrationPlanner {
+package enum MigrationPlanner {
     /// The migration `url`'s store needs to reach `target`, or `nil` when it is up to date.
     ///
     /// - Parameters:
@@ -45,6 +45,27 @@ enum MigrationPlanner {
             if !problems.isEmpty { throw restructuring.refusal(problems) }
         }
         return migration
+    }
+
+    /// The steps from a store's recorded schema to `target` for a store of another database
+    /// (the PostgreSQL store), with every refusal the planner makes from structure alone:
+    /// a store newer than the app, one matching no version, a versioned store opened without
+    /// the plan. Empty when the store is up to date.
+    ///
+    /// - Parameters:
+    ///   - store: the store, as messages name it.
+    ///   - recordedSchemaJSON, fingerprint, versionIdentifier, isVersioned: what the store records.
+    package static func schemaSteps(
+        of store: String, recordedSchemaJSON: String, fingerprint: String, versionIdentifier: String, isVersioned: Bool,
+        to target: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> [PlannedSchemaStep] {
+        let metadata = StoreMetadata(
+            storeIdentifier: "", formatVersion: StoreMetadata.currentFormatVersion, schemaJSON: recordedSchemaJSON,
+            fingerprint: fingerprint, versionIdentifier: versionIdentifier, isVersioned: isVersioned)
+        let versions = try migrationPlan.map { try PlanVersions(validating: $0) }
+        guard fingerprint != target.fingerprint || (versions != nil && versionIdentifier != target.version.description) else { return [] }
+        return try steps(stored: metadata, target: target, versions: versions, entitiesElsewhere: [], store: store, backingUp: false)
+            .map { PlannedSchemaStep(from: $0.from, to: $0.to, fromName: $0.fromName, toName: $0.toName, isCustom: $0.isCustom) }
     }
 
     private static func steps(

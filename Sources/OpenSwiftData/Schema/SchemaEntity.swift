@@ -172,12 +172,12 @@ extension Schema {
 extension Schema.Entity {
     /// The attribute of this, older, version of the entity that `attribute` of a newer version
     /// continues: the one its `originalName` names, else the one with its name.
-    func attribute(continuedBy attribute: Schema.Attribute) -> Schema.Attribute? {
+    package func attribute(continuedBy attribute: Schema.Attribute) -> Schema.Attribute? {
         attributesByName[attribute.originalName] ?? attributesByName[attribute.name]
     }
 
     /// The relationship of this, older, version of the entity that `relationship` continues.
-    func relationship(continuedBy relationship: Schema.Relationship) -> Schema.Relationship? {
+    package func relationship(continuedBy relationship: Schema.Relationship) -> Schema.Relationship? {
         relationshipsByName[relationship.originalName] ?? relationshipsByName[relationship.name]
     }
 }

@@ -146,7 +146,7 @@ struct StoreMetadata {
         }
     }
 
-    private init(
+    init(
         storeIdentifier: String, formatVersion: Int, schemaJSON: String, fingerprint: String, versionIdentifier: String,
         isVersioned: Bool
     ) {

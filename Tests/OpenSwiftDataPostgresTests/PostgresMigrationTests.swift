@@ -1,0 +1,191 @@
+import Foundation
+import OpenSwiftData
+import PostgresNIO
+import Testing
+@testable import OpenSwiftDataPostgres
+
+enum CrateV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Crate.self] }
+
+    @Model final class Crate {
+        var label: String
+        var kilos: Double
+        init(label: String, kilos: Double) {
+            self.label = label
+            self.kilos = kilos
+        }
+    }
+}
+
+/// Expand steps only: attributes with defaults or optional, an index, a new entity and an
+/// optional relationship to it.
+enum CrateV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Crate.self, Dock.self] }
+
+    @Model final class Crate {
+        #Index<Crate>([\.label])
+        var label: String
+        var kilos: Double
+        var fragile: Bool = false
+        var handling: String = "standard"
+        var sealedAt: Date?
+        var dock: Dock?
+        init(label: String, kilos: Double) {
+            self.label = label
+            self.kilos = kilos
+        }
+    }
+
+    @Model final class Dock {
+        var name: String
+        @Relationship(inverse: \Crate.dock) var crates: [Crate] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// A contract step: a rename.
+enum CrateV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [Crate.self, CrateV2.Dock.self] }
+
+    @Model final class Crate {
+        #Index<Crate>([\.label])
+        var label: String
+        @Attribute(originalName: "kilos") var weight: Double
+        var fragile: Bool = false
+        var handling: String = "standard"
+        var sealedAt: Date?
+        var dock: CrateV2.Dock?
+        init(label: String, weight: Double) {
+            self.label = label
+            self.weight = weight
+        }
+    }
+}
+
+enum CratePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [CrateV1.self, CrateV2.self, CrateV3.self] }
+    static var stages: [MigrationStage] {
+        [.lightweight(fromVersion: CrateV1.self, toVersion: CrateV2.self), .lightweight(fromVersion: CrateV2.self, toVersion: CrateV3.self)]
+    }
+}
+
+/// Migrations of a PostgreSQL store: expand steps altered in place under the store's lock, in
+/// the opening transaction; everything else refused with nothing changed.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct PostgresMigrationTests {
+    private func configuration(_ place: ThrowAwaySchema) -> PostgresConfiguration {
+        PostgresConfiguration(url: place.url, databaseSchema: place.name)
+    }
+
+    private func writeVersion1(_ place: ThrowAwaySchema) throws -> ModelContainer {
+        let container = try ModelContainer(for: Schema(versionedSchema: CrateV1.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+        let context = ModelContext(container)
+        for index in 0..<50 { context.insert(CrateV1.Crate(label: "crate \(index)", kilos: Double(index) / 4)) }
+        try context.save()
+        return container
+    }
+
+    @Test func expandStepsAlterTheTablesInPlaceAndKeepEveryRow() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            let container = try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+            let context = ModelContext(container)
+            let crates = try context.fetch(FetchDescriptor<CrateV2.Crate>(sortBy: [SortDescriptor(\.kilos)]))
+            #expect(crates.count == 50)
+            #expect(crates.map(\.label) == (0..<50).map { "crate \($0)" })
+            #expect(crates.allSatisfy { !$0.fragile && $0.handling == "standard" && $0.sealedAt == nil && $0.dock == nil })
+            let dock = CrateV2.Dock(name: "North")
+            crates[0].dock = dock
+            crates[0].fragile = true
+            crates[0].sealedAt = Date(timeIntervalSinceReferenceDate: 12.5)
+            try context.save()
+            let reader = ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration(place)]))
+            let docked = try reader.fetch(FetchDescriptor<CrateV2.Crate>(predicate: #Predicate { $0.fragile }))
+            #expect(docked.map { $0.dock?.name } == ["North"])
+            #expect(docked.first?.sealedAt == Date(timeIntervalSinceReferenceDate: 12.5))
+            let metadata = try #require(try PostgresStore.readMetadata(in: place.name, session: place.session()))
+            #expect(metadata.versionIdentifier == "2.0.0")
+            let indices = try place.session().query("SELECT indexname FROM pg_indexes WHERE schemaname = \(place.name)").map { try $0.decode(String.self) }
+            #expect(indices.contains("Crate_index_label") && indices.contains("Crate_key_dock"))
+        }
+    }
+
+    /// Servers starting together on a store that needs the step: one migrates under the lock,
+    /// the others wait, read the recorded schema again, and find nothing to do.
+    @Test func serversStartingTogetherMigrateOnce() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            let configuration = configuration(place)
+            let failures = Failures()
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let container = try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration])
+                    _ = try ModelContext(container).fetchCount(FetchDescriptor<CrateV2.Crate>())
+                } catch {
+                    failures.record("\(error)")
+                }
+            }
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            let columns = try place.session().query(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = 'Crate'"
+            ).map { try $0.decode(String.self) }
+            #expect(columns.sorted() == ["_pk", "dock", "fragile", "handling", "kilos", "label", "sealedAt", "sealedAt_timestamptz"])
+        }
+    }
+
+    /// An old server keeps inserting and fetching while the new version's expand step runs and
+    /// after: its statements name their columns, and the new ones have defaults.
+    @Test func anOldServerKeepsWorkingAfterAnExpandStep() throws {
+        try ThrowAwaySchema().use { place in
+            let old = try writeVersion1(place)
+            _ = try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+            let oldContext = ModelContext(old)
+            oldContext.insert(CrateV1.Crate(label: "from an old server", kilos: 9))
+            try oldContext.save()
+            #expect(try oldContext.fetchCount(FetchDescriptor<CrateV1.Crate>()) == 51)
+            let new = ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration(place)]))
+            let written = try #require(try new.fetch(FetchDescriptor<CrateV2.Crate>(predicate: #Predicate { $0.label == "from an old server" })).first)
+            #expect(written.handling == "standard" && !written.fragile)
+            // A server of the old version starting now is refused: the store is newer than it.
+            #expect(throws: SwiftDataError.self) {
+                try ModelContainer(for: Schema(versionedSchema: CrateV1.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+            }
+        }
+    }
+
+    @Test func aContractStepIsRefusedNamingItAndNothingChanges() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            let before = try columns(of: "Crate", in: place)
+            #expect {
+                try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("expand steps only") && text.contains("Crate.kilos renamed to weight") && text.contains("Nothing was changed")
+            }
+            #expect(try columns(of: "Crate", in: place) == before)
+            let metadata = try #require(try PostgresStore.readMetadata(in: place.name, session: place.session()))
+            #expect(metadata.versionIdentifier == "1.0.0")
+            #expect(try ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV1.self), migrationPlan: CratePlan.self, configurations: [configuration(place)]))
+                .fetchCount(FetchDescriptor<CrateV1.Crate>()) == 50)
+        }
+    }
+
+    private func columns(of table: String, in place: ThrowAwaySchema) throws -> [String] {
+        try place.session().query(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = \(table) ORDER BY ordinal_position"
+        ).map { try $0.decode(String.self) }
+    }
+}
+
+/// Errors recorded from several threads.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+
+    func record(_ error: String) { lock.withLock { errors.append(error) } }
+    var all: [String] { lock.withLock { errors } }
+}
