@@ -31,6 +31,11 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     /// its container: as many contexts (threads, actors, `perform` calls) save or fetch at
     /// once; more wait for a free one. The default is 4.
     public var maximumConnections = 4
+    /// Whether opening the store may run a migration step that drops stored values (an entity,
+    /// an attribute, a relationship the new version no longer has). Off by default: a
+    /// PostgreSQL store has no file to copy beside it before migrating, as a SQLite store has;
+    /// take a dump of the schema first (`pg_dump --schema=…`), then turn this on.
+    public var allowsDestructiveMigration = false
 
     /// A PostgreSQL store.
     ///

@@ -4,33 +4,34 @@ import PostgresNIO
 
 /// Brings a PostgreSQL store's tables from its recorded schema to the models', inside the
 /// opening transaction that holds the store's advisory lock: the planner decides the steps
-/// (with every refusal it makes from structure alone), and each step alters the tables in place.
+/// (with every refusal it makes from structure alone), and each step alters the tables in
+/// place, as PostgreSQL can: entities created and dropped, attributes added (`ADD COLUMN …
+/// DEFAULT`, no rewrite), renamed, dropped, made optional or non-optional (rows holding `NULL`
+/// take the default), relationships added, renamed and dropped, indices and unique constraints
+/// created and dropped.
 ///
-/// For now the steps a PostgreSQL store runs are expand steps (``SchemaComparison/keepsPreviousVersionRunning``):
-/// entities, optional or defaulted attributes (`ADD COLUMN … DEFAULT`, no rewrite), optional
-/// relationships and indices added, indices and unique constraints removed. Anything else (a
-/// drop, a rename, a type change, a custom stage) is refused before any table changes, naming
-/// each change; the transaction then ends with nothing changed.
+/// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
+/// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
+/// copy beside it, so the refusal says to take a dump first. What is not built yet (a custom
+/// stage's code, a class hierarchy's table, a type change) is refused before any table
+/// changes, naming each change; the transaction then ends with nothing changed.
 struct PostgresMigration {
     let steps: [PlannedSchemaStep]
     let databaseSchema: String
     let place: String
+    let allowsDestructiveMigration: Bool
 
     /// The SQL of every step, in order.
     ///
-    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what a PostgreSQL store
-    ///   cannot migrate yet, and the way around.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what the store cannot
+    ///   migrate, or may not without `allowsDestructiveMigration`, and the way around.
     func statements() throws -> [String] {
-        var statements: [String] = []
-        for step in steps {
-            statements += try Self.statements(for: step, in: PostgresTables(databaseSchema: databaseSchema, schema: step.to), place: place)
-        }
-        return statements
+        try steps.flatMap { step in try statements(for: step, in: PostgresTables(databaseSchema: databaseSchema, schema: step.to)) }
     }
 
-    private static func statements(for step: PlannedSchemaStep, in tables: PostgresTables, place: String) throws -> [String] {
+    private func statements(for step: PlannedSchemaStep, in tables: PostgresTables) throws -> [String] {
         let comparison = SchemaComparison(from: step.from, to: step.to)
-        var refusals = comparison.blockers + comparison.breaksPreviousVersion
+        var refusals = comparison.blockers
         if step.isCustom { refusals.append("the step runs the plan's custom stage, whose code a PostgreSQL store does not run yet") }
         let oldByName = step.from.entitiesByName
         let touchesHierarchy = step.to.entities.contains { entity in
@@ -39,14 +40,19 @@ struct PostgresMigration {
         if touchesHierarchy, !comparison.changes.isEmpty {
             refusals.append("the step changes a class hierarchy's table, which a PostgreSQL store does not migrate yet")
         }
-        guard refusals.isEmpty else {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(place) needs the step from \(step.fromName) to \(step.toName); a PostgreSQL store migrates expand steps only for now (entities, optional or defaulted attributes, optional relationships and indices added), and this step also has:\n"
-                    + refusals.map { "- \($0)" }.joined(separator: "\n")
-                    + "\nNothing was changed. Ship the change as expand steps (add beside, drop in a later version once every server runs the new one), or migrate the data yourself")
-        }
         let layouts = TableLayout.layouts(of: step.to)
         var statements: [String] = []
+        var dropped: [String] = []
+        let newNames = Set(step.to.entities.map(\.name))
+        for entity in step.from.entities where !newNames.contains(entity.name) {
+            dropped.append("entity \(entity.name)")
+            let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
+            statements += entity.declaredRelationships.compactMap { joinTable(old, entity, $0) }.map { "DROP TABLE \($0)" }
+            statements += entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.map {
+                "DROP TABLE \(old.table(PostgresTables.externalTableName(entity: entity.name, attribute: $0.name)))"
+            }
+            if entity.superentity == nil { statements.append("DROP TABLE \(old.table(entity.name))") }
+        }
         for entity in step.to.entities {
             guard let previous = oldByName[entity.name] else {
                 statements.append(tables.tableSQL(root: entity))
@@ -54,44 +60,128 @@ struct PostgresMigration {
                 continue
             }
             let table = tables.table(entity.name)
-            for attribute in entity.attributesInOrder where previous.attribute(continuedBy: attribute) == nil {
-                if let sideTable = tables.externalTableSQL(entity, attribute) {
-                    statements.append(sideTable)
+            var continued: Set<String> = []
+            for attribute in entity.attributesInOrder {
+                guard let before = previous.attribute(continuedBy: attribute) else {
+                    statements += try added(attribute, of: entity, table: table, tables: tables, layout: layouts[entity.name])
                     continue
                 }
-                let defaultSQL = try defaultLiteral(of: attribute, layout: layouts[entity.name], entity: entity.name)
-                for (index, column) in PostgresTables.columns(of: attribute, required: !attribute.isOptional).enumerated() {
-                    // The default goes on the attribute's own column, not its timestamptz twin.
-                    let defaultClause = index == 0 ? defaultSQL.map { " DEFAULT \($0)" } ?? "" : ""
-                    statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(defaultClause)\(column.constraints)")
+                continued.insert(before.name)
+                if before.options.contains(.externalStorage) != attribute.options.contains(.externalStorage) {
+                    refusals.append("\(entity.name).\(attribute.name) moves \(attribute.options.contains(.externalStorage) ? "to" : "out of") external storage, which a PostgreSQL store does not migrate yet")
+                    continue
+                }
+                if before.name != attribute.name {
+                    if attribute.options.contains(.externalStorage) {
+                        statements.append("ALTER TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: before.name))) RENAME TO \(PostgresNames.quoted(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
+                    } else {
+                        for (old, new) in zip(PostgresTables.columns(of: before, required: false), PostgresTables.columns(of: attribute, required: false)) {
+                            statements.append("ALTER TABLE \(table) RENAME COLUMN \(PostgresNames.quoted(old.name)) TO \(PostgresNames.quoted(new.name))")
+                        }
+                    }
+                }
+                guard !attribute.options.contains(.externalStorage), before.isOptional != attribute.isOptional else { continue }
+                let column = PostgresNames.quoted(attribute.name)
+                if attribute.isOptional {
+                    statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) DROP NOT NULL")
+                } else {
+                    if let fill = try defaultLiteral(of: attribute, layout: layouts[entity.name], entity: entity.name) {
+                        statements.append("UPDATE \(table) SET \(column) = \(fill) WHERE \(column) IS NULL")
+                    }
+                    statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
                 }
             }
-            for relationship in entity.relationshipsInOrder where previous.relationship(continuedBy: relationship) == nil {
-                if relationship.isToOneRelationship {
-                    statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(relationship.name)) bigint")
-                    statements.append(tables.keyIndexSQL(entity, relationship))
+            for attribute in previous.attributesInOrder where !continued.contains(attribute.name) {
+                dropped.append("\(entity.name).\(attribute.name)")
+                if attribute.options.contains(.externalStorage) {
+                    statements.append("DROP TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
                 } else {
-                    statements += tables.joinTableSQL(entity, relationship)
+                    statements += PostgresTables.columns(of: attribute, required: false).reversed().map { "ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted($0.name))" }
+                }
+            }
+            var continuedRelationships: Set<String> = []
+            let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
+            for relationship in entity.relationshipsInOrder {
+                guard let before = previous.relationship(continuedBy: relationship) else {
+                    if relationship.isToOneRelationship {
+                        statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(relationship.name)) bigint")
+                        statements.append(tables.keyIndexSQL(entity, relationship))
+                    } else {
+                        statements += tables.joinTableSQL(entity, relationship)
+                    }
+                    continue
+                }
+                continuedRelationships.insert(before.name)
+                guard before.name != relationship.name else { continue }
+                if relationship.isToOneRelationship {
+                    statements.append("ALTER TABLE \(table) RENAME COLUMN \(PostgresNames.quoted(before.name)) TO \(PostgresNames.quoted(relationship.name))")
+                } else if let oldJoin = joinTable(old, previous, before), let newJoin = joinTableName(tables, entity, relationship), oldJoin != tables.table(newJoin) {
+                    statements.append("ALTER TABLE \(oldJoin) RENAME TO \(PostgresNames.quoted(newJoin))")
+                }
+            }
+            for relationship in previous.relationshipsInOrder where !continuedRelationships.contains(relationship.name) {
+                dropped.append("\(entity.name).\(relationship.name)")
+                if relationship.isToOneRelationship {
+                    statements.append("ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted(relationship.name))")
+                } else if let join = joinTable(old, previous, relationship) {
+                    statements.append("DROP TABLE IF EXISTS \(join)")
                 }
             }
             let oldIndices = Set(previous.indices), newIndices = Set(entity.indices)
             let oldUnique = Set(previous.uniquenessConstraints), newUnique = Set(entity.uniquenessConstraints)
             for columns in oldIndices.subtracting(newIndices) {
-                statements.append("DROP INDEX \(PostgresNames.qualified(PostgresTables.indexName(entity, columns: columns, unique: false), in: tables.databaseSchema))")
+                statements.append("DROP INDEX IF EXISTS \(PostgresNames.qualified(PostgresTables.indexName(entity, columns: columns, unique: false), in: tables.databaseSchema))")
             }
             for columns in oldUnique.subtracting(newUnique) {
-                statements.append("DROP INDEX \(PostgresNames.qualified(PostgresTables.indexName(entity, columns: columns, unique: true), in: tables.databaseSchema))")
+                statements.append("DROP INDEX IF EXISTS \(PostgresNames.qualified(PostgresTables.indexName(entity, columns: columns, unique: true), in: tables.databaseSchema))")
             }
             for columns in newIndices.subtracting(oldIndices).sorted(by: { $0.description < $1.description }) {
                 statements.append(tables.indexSQL(entity, columns: columns, unique: false))
             }
+            for columns in newUnique.subtracting(oldUnique).sorted(by: { $0.description < $1.description }) {
+                statements.append(tables.indexSQL(entity, columns: columns, unique: true))
+            }
+        }
+        guard refusals.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(place) needs the step from \(step.fromName) to \(step.toName), which a PostgreSQL store cannot run yet:\n"
+                    + refusals.map { "- \($0)" }.joined(separator: "\n") + "\nNothing was changed. Migrate the data yourself, or split the change into steps the store runs")
+        }
+        if !dropped.isEmpty, !allowsDestructiveMigration {
+            throw SwiftDataError.loadIssueModelContainer.explaining(
+                "\(place) needs the step from \(step.fromName) to \(step.toName), which drops \(dropped.joined(separator: ", ")) with their stored values. A PostgreSQL store has no file to copy beside it first: take a dump (pg_dump --schema=\(databaseSchema)), then open it with a configuration whose allowsDestructiveMigration is true. Nothing was changed")
         }
         return statements
     }
 
+    /// An added attribute's column (and twin), or side table.
+    private func added(
+        _ attribute: Schema.Attribute, of entity: Schema.Entity, table: String, tables: PostgresTables, layout: TableLayout?
+    ) throws -> [String] {
+        if let sideTable = tables.externalTableSQL(entity, attribute) { return [sideTable] }
+        let defaultSQL = try defaultLiteral(of: attribute, layout: layout, entity: entity.name)
+        return PostgresTables.columns(of: attribute, required: !attribute.isOptional).enumerated().map { index, column in
+            // The default goes on the attribute's own column, not its timestamptz twin.
+            let defaultClause = index == 0 ? defaultSQL.map { " DEFAULT \($0)" } ?? "" : ""
+            return "ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(defaultClause)\(column.constraints)"
+        }
+    }
+
+    /// The qualified join table a relationship's side created; `nil` for the other side and
+    /// for relationships without one.
+    private func joinTable(_ tables: PostgresTables, _ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String? {
+        joinTableName(tables, entity, relationship).map(tables.table)
+    }
+
+    private func joinTableName(_ tables: PostgresTables, _ entity: Schema.Entity, _ relationship: Schema.Relationship) -> String? {
+        let storage = RelationshipStorage(relationship, of: entity, destination: tables.schema.entitiesByName[relationship.destination])
+        guard storage.createsJoinTable, case .joinTable(let name, _, _) = storage else { return nil }
+        return name
+    }
+
     /// An added attribute's default as an SQL constant of its column's type; `nil` when it has
     /// none (an optional attribute's rows then hold `NULL`).
-    private static func defaultLiteral(of attribute: Schema.Attribute, layout: TableLayout?, entity: String) throws -> String? {
+    private func defaultLiteral(of attribute: Schema.Attribute, layout: TableLayout?, entity: String) throws -> String? {
         guard let value = attribute.defaultValue, let column = layout?.columns.first(where: { $0.name == attribute.name }) else { return nil }
         let stored = try column.codec.encode(value)
         let storage = column.codec.storage

@@ -95,8 +95,15 @@ public final class PostgresStore: DataStore, Sendable {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(place) is at version \(metadata.versionIdentifier) and the models at \(schema.version), and the configuration is read-only (isReadOnly: true), so it cannot be migrated; nothing was changed. Open it with the models it was written with, or migrate it from a writable configuration first")
             }
-            for statement in try PostgresMigration(steps: steps, databaseSchema: databaseSchema, place: place).statements() {
-                try session.query(PostgresQuery(unsafeSQL: statement))
+            for statement in try PostgresMigration(
+                steps: steps, databaseSchema: databaseSchema, place: place, allowsDestructiveMigration: configuration.allowsDestructiveMigration
+            ).statements() {
+                do {
+                    try session.query(PostgresQuery(unsafeSQL: statement))
+                } catch let error as PostgresStatementError {
+                    throw SwiftDataError.loadIssueModelContainer.explaining(
+                        "the migration of \(place) from version \(metadata.versionIdentifier) to \(schema.version) failed, and was rolled back, nothing changed: \(error)")
+                }
             }
             try recordSchema(schema, in: tables.table("_osd_metadata"), session: session)
             return metadata.storeIdentifier

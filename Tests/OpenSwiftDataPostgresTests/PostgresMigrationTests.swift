@@ -45,30 +45,64 @@ enum CrateV2: VersionedSchema {
     }
 }
 
-/// A contract step: a rename.
+/// A contract step that keeps every value: a rename, a unique constraint.
 enum CrateV3: VersionedSchema {
     static let versionIdentifier = Schema.Version(3, 0, 0)
-    static var models: [any PersistentModel.Type] { [Crate.self, CrateV2.Dock.self] }
+    static var models: [any PersistentModel.Type] { [Crate.self, Dock.self] }
 
     @Model final class Crate {
         #Index<Crate>([\.label])
-        var label: String
+        @Attribute(.unique) var label: String
         @Attribute(originalName: "kilos") var weight: Double
         var fragile: Bool = false
         var handling: String = "standard"
         var sealedAt: Date?
-        var dock: CrateV2.Dock?
+        var dock: Dock?
         init(label: String, weight: Double) {
             self.label = label
             self.weight = weight
         }
     }
+
+    @Model final class Dock {
+        var name: String
+        @Relationship(inverse: \Crate.dock) var crates: [Crate] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// A destructive step: `handling` dropped with its values.
+enum CrateV4: VersionedSchema {
+    static let versionIdentifier = Schema.Version(4, 0, 0)
+    static var models: [any PersistentModel.Type] { [Crate.self, Dock.self] }
+
+    @Model final class Crate {
+        #Index<Crate>([\.label])
+        @Attribute(.unique) var label: String
+        var weight: Double
+        var fragile: Bool = false
+        var sealedAt: Date?
+        var dock: Dock?
+        init(label: String, weight: Double) {
+            self.label = label
+            self.weight = weight
+        }
+    }
+
+    @Model final class Dock {
+        var name: String
+        @Relationship(inverse: \Crate.dock) var crates: [Crate] = []
+        init(name: String) { self.name = name }
+    }
 }
 
 enum CratePlan: SchemaMigrationPlan {
-    static var schemas: [any VersionedSchema.Type] { [CrateV1.self, CrateV2.self, CrateV3.self] }
+    static var schemas: [any VersionedSchema.Type] { [CrateV1.self, CrateV2.self, CrateV3.self, CrateV4.self] }
     static var stages: [MigrationStage] {
-        [.lightweight(fromVersion: CrateV1.self, toVersion: CrateV2.self), .lightweight(fromVersion: CrateV2.self, toVersion: CrateV3.self)]
+        [
+            .lightweight(fromVersion: CrateV1.self, toVersion: CrateV2.self), .lightweight(fromVersion: CrateV2.self, toVersion: CrateV3.self),
+            .lightweight(fromVersion: CrateV3.self, toVersion: CrateV4.self),
+        ]
     }
 }
 
@@ -156,21 +190,59 @@ struct PostgresMigrationTests {
         }
     }
 
-    @Test func aContractStepIsRefusedNamingItAndNothingChanges() throws {
+    /// A rename and a unique constraint keep every value: they run in place, in one step with
+    /// the expand steps before them.
+    @Test func renamesAndConstraintsRunInPlaceKeepingTheValues() throws {
         try ThrowAwaySchema().use { place in
             _ = try writeVersion1(place)
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)]))
+            let crates = try context.fetch(FetchDescriptor<CrateV3.Crate>(sortBy: [SortDescriptor(\.weight)]))
+            #expect(crates.map(\.weight) == (0..<50).map { Double($0) / 4 })
+            #expect(crates.allSatisfy { $0.handling == "standard" })
+            // The unique constraint upserts now.
+            context.insert(CrateV3.Crate(label: "crate 7", weight: 100))
+            try context.save()
+            #expect(try context.fetchCount(FetchDescriptor<CrateV3.Crate>()) == 50)
+            #expect(try columns(of: "Crate", in: place).contains("weight"))
+        }
+    }
+
+    /// A step dropping stored values runs only with allowsDestructiveMigration: without it the
+    /// refusal says to take a dump, and nothing changes.
+    @Test func aStepThatDropsValuesNeedsTheOptIn() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            _ = try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
             let before = try columns(of: "Crate", in: place)
             #expect {
-                try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+                try ModelContainer(for: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
             } throws: { error in
                 let text = "\(error)"
-                return text.contains("expand steps only") && text.contains("Crate.kilos renamed to weight") && text.contains("Nothing was changed")
+                return text.contains("drops Crate.handling") && text.contains("pg_dump --schema=\(place.name)") && text.contains("allowsDestructiveMigration")
+                    && text.contains("Nothing was changed")
             }
             #expect(try columns(of: "Crate", in: place) == before)
-            let metadata = try #require(try PostgresStore.readMetadata(in: place.name, session: place.session()))
-            #expect(metadata.versionIdentifier == "1.0.0")
-            #expect(try ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV1.self), migrationPlan: CratePlan.self, configurations: [configuration(place)]))
-                .fetchCount(FetchDescriptor<CrateV1.Crate>()) == 50)
+            #expect(try PostgresStore.readMetadata(in: place.name, session: place.session())?.versionIdentifier == "3.0.0")
+            var destructive = configuration(place)
+            destructive.allowsDestructiveMigration = true
+            let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self, configurations: [destructive]))
+            #expect(try context.fetchCount(FetchDescriptor<CrateV4.Crate>()) == 50)
+            #expect(try !columns(of: "Crate", in: place).contains("handling"))
+        }
+    }
+
+    /// A step the store cannot run yet (here a class hierarchy's table... a custom stage) is
+    /// refused before anything runs.
+    @Test func aCustomStageIsRefusedAndNothingChanges() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try ModelContainer(for: Schema(versionedSchema: CrateV1.self), migrationPlan: CustomCratePlan.self, configurations: [configuration(place)])
+            let before = try columns(of: "Crate", in: place)
+            #expect {
+                try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CustomCratePlan.self, configurations: [configuration(place)])
+            } throws: { error in
+                "\(error)".contains("custom stage") && "\(error)".contains("Nothing was changed")
+            }
+            #expect(try columns(of: "Crate", in: place) == before)
         }
     }
 
@@ -188,4 +260,14 @@ private final class Failures: @unchecked Sendable {
 
     func record(_ error: String) { lock.withLock { errors.append(error) } }
     var all: [String] { lock.withLock { errors } }
+}
+
+enum CustomCratePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [CrateV1.self, CrateV2.self] }
+    static var stages: [MigrationStage] {
+        [.custom(fromVersion: CrateV1.self, toVersion: CrateV2.self, willMigrate: nil) { context in
+            for crate in try context.fetch(FetchDescriptor<CrateV2.Crate>()) { crate.fragile = crate.kilos > 5 }
+            try context.save()
+        }]
+    }
 }

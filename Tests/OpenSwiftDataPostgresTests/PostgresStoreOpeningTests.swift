@@ -90,7 +90,7 @@ struct PostgresStoreOpeningTests {
                 try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
             } throws: { error in
                 (error as? SwiftDataError) == .loadIssueModelContainer && "\(error)".contains(place.name)
-                    && "\(error)".contains("entity AnExtraordinarilyLongNamedEntityForPostgresIdentifierLimits removed") && "\(error)".contains("Nothing was changed")
+                    && "\(error)".contains("drops entity AnExtraordinarilyLongNamedEntityForPostgresIdentifierLimits") && "\(error)".contains("Nothing was changed")
             }
             let after = try session.query("SELECT count(*) FROM information_schema.columns WHERE table_schema = \(place.name)").first?.decode(Int.self)
             #expect(before == after)
