@@ -26,10 +26,21 @@ struct PostgresMigration {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what the store cannot
     ///   migrate, or may not without `allowsDestructiveMigration`, and the way around.
     func statements() throws -> [String] {
-        try steps.flatMap { step in try statements(for: step, in: PostgresTables(databaseSchema: databaseSchema, schema: step.to)) }
+        try steps.flatMap { try plan(of: $0).statements }
     }
 
-    private func statements(for step: PlannedSchemaStep, in tables: PostgresTables) throws -> [String] {
+    /// What one step runs, and what it drops with stored values: entities (`attribute` nil),
+    /// attributes and relationships.
+    struct StepPlan {
+        let statements: [String]
+        let dropped: [(entity: String, attribute: String?)]
+    }
+
+    /// The statements of `step`, and what it drops.
+    ///
+    /// - Throws: what ``statements()`` throws, for this step.
+    func plan(of step: PlannedSchemaStep) throws -> StepPlan {
+        let tables = PostgresTables(databaseSchema: databaseSchema, schema: step.to)
         let comparison = SchemaComparison(from: step.from, to: step.to)
         var refusals = comparison.blockers
         if step.isCustom { refusals.append("the step runs the plan's custom stage, whose code a PostgreSQL store does not run yet") }
@@ -42,10 +53,10 @@ struct PostgresMigration {
         }
         let layouts = TableLayout.layouts(of: step.to)
         var statements: [String] = []
-        var dropped: [String] = []
+        var dropped: [(entity: String, attribute: String?)] = []
         let newNames = Set(step.to.entities.map(\.name))
         for entity in step.from.entities where !newNames.contains(entity.name) {
-            dropped.append("entity \(entity.name)")
+            dropped.append((entity.name, nil))
             let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
             statements += entity.declaredRelationships.compactMap { joinTable(old, entity, $0) }.map { "DROP TABLE \($0)" }
             statements += entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.map {
@@ -92,7 +103,7 @@ struct PostgresMigration {
                 }
             }
             for attribute in previous.attributesInOrder where !continued.contains(attribute.name) {
-                dropped.append("\(entity.name).\(attribute.name)")
+                dropped.append((entity.name, attribute.name))
                 if attribute.options.contains(.externalStorage) {
                     statements.append("DROP TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
                 } else {
@@ -120,7 +131,7 @@ struct PostgresMigration {
                 }
             }
             for relationship in previous.relationshipsInOrder where !continuedRelationships.contains(relationship.name) {
-                dropped.append("\(entity.name).\(relationship.name)")
+                dropped.append((entity.name, relationship.name))
                 if relationship.isToOneRelationship {
                     statements.append("ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted(relationship.name))")
                 } else if let join = joinTable(old, previous, relationship) {
@@ -149,9 +160,9 @@ struct PostgresMigration {
         }
         if !dropped.isEmpty, !allowsDestructiveMigration {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(place) needs the step from \(step.fromName) to \(step.toName), which drops \(dropped.joined(separator: ", ")) with their stored values. A PostgreSQL store has no file to copy beside it first: take a dump (pg_dump --schema=\(databaseSchema)), then open it with a configuration whose allowsDestructiveMigration is true. Nothing was changed")
+                "\(place) needs the step from \(step.fromName) to \(step.toName), which drops \(dropped.map { item in item.attribute.map { "\(item.entity).\($0)" } ?? "entity \(item.entity)" }.joined(separator: ", ")) with their stored values. A PostgreSQL store has no file to copy beside it first: take a dump (pg_dump --schema=\(databaseSchema)), then open it with a configuration whose allowsDestructiveMigration is true. Nothing was changed")
         }
-        return statements
+        return StepPlan(statements: statements, dropped: dropped)
     }
 
     /// An added attribute's column (and twin), or side table.

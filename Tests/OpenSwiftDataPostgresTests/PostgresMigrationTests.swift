@@ -246,6 +246,48 @@ struct PostgresMigrationTests {
         }
     }
 
+    /// The dry run runs the real statements and rolls them back: the report is exact, and a
+    /// dump of the schema's structure and rows is the same before and after.
+    @Test func theDryRunReportsExactlyAndKeepsNothing() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            let before = try dump(place)
+            let report = try PostgresStore.previewMigration(of: configuration(place), to: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self)
+            #expect(report.succeeded, "\(report)")
+            #expect(report.storeVersion == "1.0.0" && report.targetVersion == "3.0.0")
+            #expect(report.steps.map(\.toVersion) == ["CrateV2 (2.0.0)", "CrateV3 (3.0.0)"])
+            #expect(report.steps[0].sql.contains { $0.contains("ADD COLUMN \"handling\" text DEFAULT 'standard'") })
+            #expect(report.steps[1].sql.contains { $0.contains("RENAME COLUMN \"kilos\" TO \"weight\"") })
+            #expect(!"\(report.storeURL)".contains("password"))
+            #expect(try dump(place) == before)
+
+            // A step dropping values: refused as the real open would be, or, with the opt-in,
+            // reported with the values it drops; kept neither way.
+            _ = try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
+            let atVersion3 = try dump(place)
+            let refused = try PostgresStore.previewMigration(of: configuration(place), to: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self)
+            #expect(refused.refusal?.contains("pg_dump") == true)
+            var destructive = configuration(place)
+            destructive.allowsDestructiveMigration = true
+            let dropping = try PostgresStore.previewMigration(of: destructive, to: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self)
+            #expect(dropping.succeeded)
+            #expect(dropping.steps.first?.droppedAttributes == [.init(entity: "Crate", attribute: "handling", storedValues: 50)])
+            #expect(try dump(place) == atVersion3)
+        }
+    }
+
+    /// The schema's tables, columns and types, row counts and recorded metadata.
+    private func dump(_ place: ThrowAwaySchema) throws -> [String] {
+        let session = try place.session()
+        let columns = try session.query(
+            "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') FROM information_schema.columns WHERE table_schema = \(place.name) ORDER BY 1"
+        ).map { try $0.decode(String.self) }
+        let indices = try session.query("SELECT indexdef FROM pg_indexes WHERE schemaname = \(place.name) ORDER BY 1").map { try $0.decode(String.self) }
+        let metadata = try session.query(PostgresQuery(unsafeSQL: "SELECT key || '=' || value FROM \(PostgresNames.qualified("_osd_metadata", in: place.name)) ORDER BY 1")).map { try $0.decode(String.self) }
+        let rows = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*)::text FROM \(PostgresNames.qualified("Crate", in: place.name))")).map { try $0.decode(String.self) }
+        return columns + indices + metadata + rows
+    }
+
     private func columns(of table: String, in place: ThrowAwaySchema) throws -> [String] {
         try place.session().query(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = \(table) ORDER BY ordinal_position"

@@ -22,16 +22,16 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
     /// The version the migration brings the store to.
     public let targetVersion: String
     /// The steps, in order; those run before a refusal, when one stopped the migration.
-    public internal(set) var steps: [Step] = []
+    public package(set) var steps: [Step] = []
     /// Why the migration was refused or failed, with what to do; `nil` when it went through.
-    public internal(set) var refusal: String?
+    public package(set) var refusal: String?
     /// The copy of the store taken before the migration, if one was.
-    public internal(set) var backupURL: URL?
+    public package(set) var backupURL: URL?
 
     /// Whether the migration went through (or, in a preview, would).
     public var succeeded: Bool { refusal == nil }
 
-    init(storeURL: URL, storeVersion: String, targetVersion: String) {
+    package init(storeURL: URL, storeVersion: String, targetVersion: String) {
         self.storeURL = storeURL
         self.storeVersion = storeVersion
         self.targetVersion = targetVersion
@@ -53,21 +53,21 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
         public let toVersion: String
         public let kind: Kind
         /// The SQL the step ran to change the tables (the plan's own saves are not listed).
-        public internal(set) var sql: [String] = []
+        public package(set) var sql: [String] = []
         /// The rows the plan's code (a custom stage's closures) inserted, updated and deleted,
         /// by entity; for the step that brings a store to the current format, the rows it
         /// rewrote.
-        public internal(set) var rowChanges: [RowChanges] = []
+        public package(set) var rowChanges: [RowChanges] = []
         /// The attributes the step drops, with how many stored values they held.
-        public internal(set) var droppedAttributes: [DroppedAttribute] = []
+        public package(set) var droppedAttributes: [DroppedAttribute] = []
         /// The entities the step drops, with how many rows they held.
-        public internal(set) var droppedEntities: [DroppedEntity] = []
+        public package(set) var droppedEntities: [DroppedEntity] = []
         /// Unique constraints the step adds that stored rows break: the step is refused.
-        public internal(set) var uniqueConflicts: [UniqueConflict] = []
+        public package(set) var uniqueConflicts: [UniqueConflict] = []
         /// How long the step took, in milliseconds.
-        public internal(set) var milliseconds: Int = 0
+        public package(set) var milliseconds: Int = 0
 
-        init(fromVersion: String, toVersion: String, kind: Kind) {
+        package init(fromVersion: String, toVersion: String, kind: Kind) {
             self.fromVersion = fromVersion
             self.toVersion = toVersion
             self.kind = kind
@@ -77,9 +77,9 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
     /// The rows of one entity that a stage's code changed.
     public struct RowChanges: Sendable, Equatable {
         public let entity: String
-        public internal(set) var inserted: Int
-        public internal(set) var updated: Int
-        public internal(set) var deleted: Int
+        public package(set) var inserted: Int
+        public package(set) var updated: Int
+        public package(set) var deleted: Int
     }
 
     /// An attribute (or relationship) a step drops, and the values stored there.
@@ -88,12 +88,23 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
         public let attribute: String
         /// How many rows held a value (not `nil`) there.
         public let storedValues: Int
+
+        package init(entity: String, attribute: String, storedValues: Int) {
+            self.entity = entity
+            self.attribute = attribute
+            self.storedValues = storedValues
+        }
     }
 
     /// An entity a step drops, and its rows.
     public struct DroppedEntity: Sendable, Equatable {
         public let entity: String
         public let rows: Int
+
+        package init(entity: String, rows: Int) {
+            self.entity = entity
+            self.rows = rows
+        }
     }
 
     /// A unique constraint and stored values that repeat under it.
