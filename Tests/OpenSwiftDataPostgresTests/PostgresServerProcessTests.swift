@@ -65,3 +65,71 @@ struct PostgresServerProcessTests {
         }
     }
 }
+
+/// A server killed while it migrates: PostgreSQL rolls its transaction back and frees the lock,
+/// so the schema is as it was, and the next server migrates.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct PostgresMigrationFaultTests {
+    @Test func aServerKilledMidMigrationLeavesTheSchemaAsItWasAndTheNextOneMigrates() throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("PostgresServerProcess")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "PostgresServerProcess is built beside the tests")
+        try ThrowAwaySchema().use { place in
+            func run(_ arguments: [String]) throws -> Process {
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = [place.url.absoluteString, place.name] + arguments
+                process.standardOutput = Pipe()
+                try process.run()
+                return process
+            }
+            func output(_ process: Process) -> String {
+                let text = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return text
+            }
+            #expect(output(try run(["write-tags", "400000"])).hasPrefix("wrote"))
+            let session = try place.session()
+            let key = PostgresStore.lockKey(place.name)
+            let (high, low) = (UInt32(truncatingIfNeeded: key >> 32), UInt32(truncatingIfNeeded: key))
+            let lockHolders = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = \(high) AND objid = \(low)"
+            let before = try structure(place, session)
+
+            let migrating = try run(["migrate-tags"])
+            // Killed in the middle of its migration: holding the store's lock, its new column
+            // added, while it builds the unique index over the 400 000 rows.
+            let buildingIndex = "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'CREATE UNIQUE INDEX%'"
+            let deadline = Date().addingTimeInterval(30)
+            var held = false
+            while !held, migrating.isRunning, Date() < deadline {
+                held = try session.query(PostgresQuery(unsafeSQL: lockHolders)).first?.decode(Int64.self) == 1
+                    && session.query(PostgresQuery(unsafeSQL: buildingIndex)).first?.decode(Int64.self) == 1
+                if !held { usleep(1_000) }
+            }
+            #expect(held, "the migrating server was never seen building the index")
+            kill(migrating.processIdentifier, SIGKILL)
+            _ = output(migrating)
+            #expect(migrating.terminationReason == .uncaughtSignal)
+
+            var freed = false
+            for _ in 0..<500 where !freed {
+                freed = try session.query(PostgresQuery(unsafeSQL: lockHolders)).first?.decode(Int64.self) == 0
+                if !freed { usleep(10_000) }
+            }
+            #expect(freed, "the lock was not freed")
+            #expect(try structure(place, session) == before)
+
+            let next = output(try run(["migrate-tags"]))
+            #expect(next.hasPrefix("migrated 400000"), "\(next)")
+            #expect(try PostgresStore.readMetadata(in: place.name, session: session)?.versionIdentifier == "2.0.0")
+        }
+    }
+
+    /// The columns and indices of the schema, and the version it records.
+    private func structure(_ place: ThrowAwaySchema, _ session: PostgresSession) throws -> [String] {
+        try session.query(
+            "SELECT table_name || '.' || column_name FROM information_schema.columns WHERE table_schema = \(place.name) ORDER BY 1"
+        ).map { try $0.decode(String.self) }
+            + session.query("SELECT indexname FROM pg_indexes WHERE schemaname = \(place.name) ORDER BY 1").map { try $0.decode(String.self) }
+            + [try PostgresStore.readMetadata(in: place.name, session: session)?.versionIdentifier ?? "none"]
+    }
+}
