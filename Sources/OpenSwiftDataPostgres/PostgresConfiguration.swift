@@ -36,6 +36,11 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     /// PostgreSQL store has no file to copy beside it before migrating, as a SQLite store has;
     /// take a dump of the schema first (`pg_dump --schema=…`), then turn this on.
     public var allowsDestructiveMigration = false
+    /// How long, in seconds, a migration's statement waits for a table another connection is
+    /// using (an old server's open transaction) before the opening is rolled back and tried
+    /// again, three more times, each waiting longer; then the error names those connections.
+    /// The default is 5.
+    public var migrationLockTimeout: TimeInterval = 5
 
     /// A PostgreSQL store.
     ///

@@ -54,8 +54,10 @@ public final class PostgresStore: DataStore, Sendable {
         self.schema = schema
         let postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
         let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
-        identifier = try session.transaction {
-            try Self.openOrCreate(configuration, schema: schema, migrationPlan: migrationPlan, tables: postgresTables, session: session)
+        identifier = try Self.retryingLockTimeouts(configuration, session: session) {
+            try session.transaction {
+                try Self.openOrCreate(configuration, schema: schema, migrationPlan: migrationPlan, tables: postgresTables, session: session)
+            }
         }
         // The Query layer's SQL names tables unqualified.
         let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
@@ -95,11 +97,16 @@ public final class PostgresStore: DataStore, Sendable {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(place) is at version \(metadata.versionIdentifier) and the models at \(schema.version), and the configuration is read-only (isReadOnly: true), so it cannot be migrated; nothing was changed. Open it with the models it was written with, or migrate it from a writable configuration first")
             }
+            // A table another connection is using (an old server reading it) makes ALTER wait: not
+            // longer than this, and the whole opening is tried again (retryingLockTimeouts).
+            try session.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(Int(configuration.migrationLockTimeout * 1000))ms'"))
             for statement in try PostgresMigration(
                 steps: steps, databaseSchema: databaseSchema, place: place, allowsDestructiveMigration: configuration.allowsDestructiveMigration
             ).statements() {
                 do {
                     try session.query(PostgresQuery(unsafeSQL: statement))
+                } catch let error as PostgresStatementError where error.sqlState == "55P03" {
+                    throw MigrationLockTimeout(statement: statement, underlying: error)
                 } catch let error as PostgresStatementError {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "the migration of \(place) from version \(metadata.versionIdentifier) to \(schema.version) failed, and was rolled back, nothing changed: \(error)")

@@ -276,6 +276,31 @@ struct PostgresMigrationTests {
         }
     }
 
+    /// A table another connection is using (an old server's open transaction) makes the
+    /// migration wait its lock timeout, roll back and try again; in the end the error names
+    /// that connection, nothing changed, and once it is gone the migration runs.
+    @Test func aTableInUseMakesTheMigrationWaitAndNamesWhoHoldsIt() throws {
+        try ThrowAwaySchema().use { place in
+            _ = try writeVersion1(place)
+            let oldServer = try place.session()
+            try oldServer.query("BEGIN")
+            try oldServer.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgresNames.qualified("Crate", in: place.name))"))
+            let pid = try #require(try oldServer.query("SELECT pg_backend_pid()").first?.decode(Int32.self))
+            var configuration = configuration(place)
+            configuration.migrationLockTimeout = 0.1
+            #expect {
+                try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration])
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("waited 4 times") && text.contains("process \(pid) on Crate") && text.contains("nothing changed")
+            }
+            #expect(try PostgresStore.readMetadata(in: place.name, session: place.session())?.versionIdentifier == "1.0.0")
+            try oldServer.query("COMMIT")
+            let container = try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration])
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<CrateV2.Crate>()) == 50)
+        }
+    }
+
     /// The schema's tables, columns and types, row counts and recorded metadata.
     private func dump(_ place: ThrowAwaySchema) throws -> [String] {
         let session = try place.session()
