@@ -110,6 +110,8 @@ let allCases: [BenchCase] = [
               quick: [10_000, 100_000], full: [10_000, 100_000]),
     BenchCase(id: "P4", title: "PostgreSQL: change every item's i1 and save (postgres-nio: one UPDATE … FROM unnest; fluent: update each, one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
               quick: [10_000], full: [10_000, 100_000]),
+    BenchCase(id: "P5", title: "PostgreSQL G1: open a V1 store of N users with V2, an optional and a defaulted attribute added (postgres-nio: two ALTER TABLE in a transaction; fluent: a Migration run by its Migrator)", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [100_000, 1_000_000], full: [100_000, 1_000_000], constantTime: true),
 ]
 
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#

@@ -151,9 +151,51 @@ enum PostgresBench {
                 }
                 return n
             }, after: close)
+        case "P5":
+            let users = Schema(versionedSchema: UsersV1.self)
+            let userConfiguration = PostgresConfiguration(schema: users, url: url, databaseSchema: schema)
+            return Job(before: {
+                let connection = try connect(url)
+                _ = try connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger).wait()
+                _ = try ModelContainer(for: users, migrationPlan: PlanG1.self, configurations: [userConfiguration])
+                try insertUsers(connection, schema: schema, count: n)
+                try connection.close().wait()
+            }, body: {
+                switch driver {
+                case "ours":
+                    handles.container = try ModelContainer(
+                        for: Schema(versionedSchema: UsersV2.self), migrationPlan: PlanG1.self, configurations: [userConfiguration])
+                case "postgres-nio":
+                    let connection = try connect(url)
+                    handles.connection = connection
+                    for statement in ["BEGIN", "ALTER TABLE \"\(schema)\".\"User\" ADD COLUMN \"nickname\" text", "ALTER TABLE \"\(schema)\".\"User\" ADD COLUMN \"score\" bigint NOT NULL DEFAULT 0", "COMMIT"] {
+                        _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+                    }
+                default:
+                    try open()
+                    let migrations = Migrations()
+                    migrations.add(AddNicknameAndScore())
+                    let migrator = Migrator(
+                        databases: handles.databases!, migrations: migrations, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+                    try migrator.setupIfNeeded().flatMap { migrator.prepareBatch() }.wait()
+                }
+                return n
+            }, after: close)
         default:
             throw ValidationErrorText("no PostgreSQL case \(id)")
         }
+    }
+
+    /// Inserts `count` users (our store's User table) in one statement.
+    static func insertUsers(_ connection: PostgresConnection, schema: String, count: Int) throws {
+        var binds = PostgresBindings()
+        binds.append((0..<count).map { _ in UUID() })
+        binds.append((0..<count).map { $0 % 10 == 0 ? "Jane" : "User\($0 % 97)" })
+        binds.append((0..<count).map { "Surname\($0)" })
+        binds.append((0..<count).map { Int64($0 % 90) })
+        _ = try connection.query(PostgresQuery(
+            unsafeSQL: "INSERT INTO \"\(schema)\".\"User\" (\"id\", \"firstName\", \"surname\", \"age\") SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[])",
+            binds: binds), logger: logger).wait()
     }
 
     static let logger: Logger = {
@@ -179,6 +221,20 @@ enum PostgresBench {
         let arrays = (1...10).map { "$\($0)::bigint[]" }.joined(separator: ", ")
         _ = try connection.query(PostgresQuery(
             unsafeSQL: "INSERT INTO \(table) (\(itemColumns)) SELECT * FROM unnest(\(arrays))", binds: binds), logger: logger).wait()
+    }
+}
+
+/// G1 as a Fluent migration: the two columns added to the table our store made.
+struct AddNicknameAndScore: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema("User")
+            .field("nickname", .string)
+            .field("score", .int, .required, .sql(.default(0)))
+            .update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema("User").deleteField("nickname").deleteField("score").update()
     }
 }
 
