@@ -194,26 +194,8 @@ struct PostgresMigration {
     /// none (an optional attribute's rows then hold `NULL`).
     private func defaultLiteral(of attribute: Schema.Attribute, layout: TableLayout?, entity: String) throws -> String? {
         guard let value = attribute.defaultValue, let column = layout?.columns.first(where: { $0.name == attribute.name }) else { return nil }
-        let stored = try column.codec.encode(value)
         let storage = column.codec.storage
-        var binds = PostgresBindings()
-        try PostgresValues.bind(stored, as: storage, into: &binds, attribute: attribute.name, entity: entity)
-        switch (stored, storage) {
-        case (.null, _): return nil
-        case (.integer(let int), .bool): return int != 0 ? "TRUE" : "FALSE"
-        case (.integer(let int), _): return String(int)
-        case (.real(let double), _):
-            return double == .infinity ? "'Infinity'::double precision" : double == -.infinity ? "'-Infinity'::double precision" : "'\(double)'::\(storage.postgresType)"
-        case (.text(let text), .decimal):
-            return "'\(OrderedDecimalText.decimal(from: text)?.description ?? "0")'::numeric"
-        case (.text(let text), .codable):
-            return PostgresNames.literal(text) + "::jsonb"
-        case (.text(let text), _):
-            return PostgresNames.literal(text)
-        case (.blob(let data), .uuid) where data.count == 16:
-            return "'" + data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString + "'::uuid"
-        case (.blob(let data), _):
-            return "'\\x" + data.map { String(format: "%02x", $0) }.joined() + "'::bytea"
-        }
+        return try PostgresValues.inputText(try column.codec.encode(value), as: storage, attribute: attribute.name, entity: entity)
+            .map { PostgresNames.literal($0) + "::" + storage.postgresType }
     }
 }

@@ -8,8 +8,6 @@ extension PostgresStore: ModelStore {
 
     /// PostgreSQL cannot call OpenSwiftData's Swift functions: predicates and sorts that need
     /// them are answered in memory.
-    package var runsSwiftFunctions: Bool { false }
-
     package func canRun(_ sql: String) -> Bool {
         PostgresSQL.canRun(sql)
     }

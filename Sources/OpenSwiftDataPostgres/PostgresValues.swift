@@ -57,16 +57,60 @@ enum PostgresValues {
             }
             binds.append(decimal.isNaN ? "NaN" : decimal.description)
         case (.text(let text), _):
-            guard !text.utf8.contains(0) else {
-                throw SwiftDataError.modelValidationFailure.explaining(
-                    "\(entity).\(attribute) holds a string with a NUL character, which PostgreSQL's text cannot store; nothing was saved. Remove the NUL, or store the value as Data")
-            }
+            guard !text.utf8.contains(0) else { throw containsNUL(attribute: attribute, entity: entity) }
             binds.append(text)
         case (.blob(let data), .uuid) where data.count == 16:
             binds.append(data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         case (.blob(let data), _):
             try binds.append(data)
         }
+    }
+
+    /// `stored`, a value of a column of `storage`, in PostgreSQL's text input form, which reads
+    /// back the same value: integers in decimal (a Bool as `t` or `f`), doubles in Swift's
+    /// shortest form that parses to the same bits, decimals in full, UUIDs as text, bytes as
+    /// `\x` hexadecimal; `nil` for `NULL`. What a `COPY` streams and a column default is.
+    ///
+    /// - Throws: the refusals of ``bind(_:as:into:attribute:entity:)``: NaN, a NUL in a string.
+    static func inputText(_ stored: StoredValue, as storage: StorageType, attribute: String, entity: String) throws -> String? {
+        switch (stored, storage) {
+        case (.null, _):
+            return nil
+        case (.integer(let int), .bool):
+            return int != 0 ? "t" : "f"
+        case (.integer(let int), .int8), (.integer(let int), .int16), (.integer(let int), .uint8):
+            return String(Int16(truncatingIfNeeded: int))
+        case (.integer(let int), .int32), (.integer(let int), .uint16):
+            return String(Int32(truncatingIfNeeded: int))
+        case (.integer(let int), _):
+            return String(int)
+        case (.real(let double), _):
+            return try inputText(double, attribute: attribute, entity: entity)
+        case (.text(let text), .decimal):
+            guard let decimal = OrderedDecimalText.decimal(from: text) else {
+                throw SwiftDataError.modelValidationFailure.explaining("\(entity).\(attribute) holds a Decimal that cannot be written")
+            }
+            return decimal.isNaN ? "NaN" : decimal.description
+        case (.text(let text), _):
+            guard !text.utf8.contains(0) else { throw containsNUL(attribute: attribute, entity: entity) }
+            return text
+        case (.blob(let data), .uuid) where data.count == 16:
+            return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString
+        case (.blob(let data), _):
+            return "\\x" + data.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// A double in PostgreSQL's text input form; NaN refused, naming the attribute.
+    static func inputText(_ double: Double, attribute: String, entity: String) throws -> String {
+        guard !double.isNaN else { throw notANumber(attribute: attribute, entity: entity) }
+        return double == .infinity ? "Infinity" : double == -.infinity ? "-Infinity" : "\(double)"
+    }
+
+    /// The refusal of a string holding NUL, which PostgreSQL's `text` cannot hold.
+    static func containsNUL(attribute: String, entity: String) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.explaining(
+            "\(entity).\(attribute) holds a string with a NUL character, which PostgreSQL's text cannot store; nothing was saved. Remove the NUL, or store the value as Data")
     }
 
     /// The refusal of a NaN: PostgreSQL could store it, but the SQLite store cannot, and a

@@ -57,7 +57,7 @@ struct FetchPlan {
             [table.classCondition(), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
-        if !store.runsSwiftFunctions, !store.canRun(predicate?.condition.sql ?? "") || !store.canRun(orderBy ?? "") {
+        if !store.canRun(predicate?.condition.sql ?? "") || !store.canRun(orderBy ?? "") {
             answersInMemory = true
         }
     }

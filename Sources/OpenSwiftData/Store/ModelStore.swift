@@ -4,8 +4,8 @@
 ///
 /// Everything crosses it as model values, table layouts and the Query layer's SQL, which a
 /// store runs in its own dialect: `?` placeholders in order, and OpenSwiftData's SQL functions
-/// and collations only when ``runsSwiftFunctions`` (the Query layer answers in memory, or
-/// refuses, what would need them elsewhere). Every save is one transaction.
+/// and collations only where ``canRun(_:)`` says so (the context answers in memory what
+/// would need them elsewhere). Every save is one transaction.
 package protocol ModelStore: AnyObject, Sendable {
     /// The identifier recorded in the store, part of every identifier of its models.
     var identifier: String { get }
@@ -13,9 +13,6 @@ package protocol ModelStore: AnyObject, Sendable {
     var isReadOnly: Bool { get }
     /// The layout of each entity's table, by entity name.
     var tables: [String: TableLayout] { get }
-    /// Whether the store's SQL can call OpenSwiftData's functions and collations, which run
-    /// Swift's own string and number semantics inside the database.
-    var runsSwiftFunctions: Bool { get }
     /// Whether a save's batch deletes of ``BatchDeleteKind/applyingDeleteRules`` run in the
     /// store (cascading, denying, clearing keys in SQL); when not, the context deletes such
     /// models one by one, applying the rules itself.

@@ -22,8 +22,6 @@ final class SQLiteStore: ModelStore {
     let tables: [String: TableLayout]
     let otherClassTables = OtherClassTables()
     /// Every connection has OpenSwiftData's SQL functions and collations (``QueryFunctions``).
-    var runsSwiftFunctions: Bool { true }
-
     func canRun(_ sql: String) -> Bool { true }
 
     /// Readers run side by side (WAL); writes take turns on one connection.
