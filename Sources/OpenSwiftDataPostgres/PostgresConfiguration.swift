@@ -84,8 +84,17 @@ extension PostgresConfiguration: ModelStoreConfiguration {
         "\(PostgresEndpoint.redacted(url)) schema \(databaseSchema)"
     }
 
-    package func openModelStore(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> any ModelStore {
+    package func openModelStore(
+        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> (any ModelStore, MigrationReport?) {
         try validate()
-        return try PostgresStore(self, schema: schema, migrationPlan: migrationPlan)
+        let store = try PostgresStore(self, schema: schema, migrationPlan: migrationPlan, progress: progress)
+        return (store, store.migrationReport)
+    }
+
+    /// The store as migration reports and progress name it: the server's URL without its
+    /// password.
+    var reportURL: URL {
+        URL(string: PostgresEndpoint.redacted(url)) ?? url
     }
 }

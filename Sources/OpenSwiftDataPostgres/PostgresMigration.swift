@@ -10,11 +10,17 @@ import PostgresNIO
 /// take the default), relationships added, renamed and dropped, indices and unique constraints
 /// created and dropped.
 ///
+/// In a custom stage's step, what the old models may still read waits until `didMigrate` has
+/// run (``StepPlan/afterStage``): dropped columns and tables stay, new non-optional attributes
+/// start with their type's empty value (or `NULL` for a `Codable` one) for the stage to fill,
+/// and `NOT NULL`, indices and unique constraints over them come after. Renamed columns are
+/// renamed before, and the old models read them under their new names.
+///
 /// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
 /// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
-/// copy beside it, so the refusal says to take a dump first. What is not built yet (a custom
-/// stage's code, a class hierarchy's table, a type change) is refused before any table
-/// changes, naming each change; the transaction then ends with nothing changed.
+/// copy beside it, so the refusal says to take a dump first. What it cannot do (a class
+/// hierarchy's table, an external-storage move; and, as on SQLite, a type change) is refused
+/// before any table changes or any stage's code runs, naming each change.
 struct PostgresMigration {
     let steps: [PlannedSchemaStep]
     let databaseSchema: String
@@ -26,14 +32,25 @@ struct PostgresMigration {
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what the store cannot
     ///   migrate, or may not without `allowsDestructiveMigration`, and the way around.
     func statements() throws -> [String] {
-        try steps.flatMap { try plan(of: $0).statements }
+        try steps.flatMap { step in
+            let plan = try plan(of: step)
+            return plan.statements + plan.afterStage
+        }
     }
 
     /// What one step runs, and what it drops with stored values: entities (`attribute` nil),
     /// attributes and relationships.
     struct StepPlan {
-        let statements: [String]
-        let dropped: [(entity: String, attribute: String?)]
+        /// Before the stage's `didMigrate` (after its `willMigrate`).
+        var statements: [String] = []
+        /// After the stage's `didMigrate`: empty for a step without a stage.
+        var afterStage: [String] = []
+        var dropped: [(entity: String, attribute: String?)] = []
+        /// The non-optional columns that `didMigrate` must give each row a value in, before
+        /// `afterStage` makes them `NOT NULL`: entity, attribute, qualified table, column.
+        var awaitingValues: [(entity: String, attribute: String, table: String, column: String)] = []
+        /// The columns the step renames, by entity: the old name to the new.
+        var renamedColumns: [String: [String: String]] = [:]
     }
 
     /// The statements of `step`, and what it drops.
@@ -42,8 +59,8 @@ struct PostgresMigration {
     func plan(of step: PlannedSchemaStep) throws -> StepPlan {
         let tables = PostgresTables(databaseSchema: databaseSchema, schema: step.to)
         let comparison = SchemaComparison(from: step.from, to: step.to)
-        var refusals = comparison.blockers
-        if step.isCustom { refusals.append("the step runs the plan's custom stage, whose code a PostgreSQL store does not run yet") }
+        // A stage's code fills what a lightweight step cannot invent.
+        var refusals = step.isCustom ? comparison.blockersNoStageResolves : comparison.blockers
         let oldByName = step.from.entitiesByName
         let touchesHierarchy = step.to.entities.contains { entity in
             entity.superentity != nil || !entity.subentities.isEmpty || oldByName[entity.name].map { $0.superentity != nil || !$0.subentities.isEmpty } == true
@@ -52,17 +69,20 @@ struct PostgresMigration {
             refusals.append("the step changes a class hierarchy's table, which a PostgreSQL store does not migrate yet")
         }
         let layouts = TableLayout.layouts(of: step.to)
+        var plan = StepPlan()
         var statements: [String] = []
+        // What the old models may still read, or the stage must fill first: after the stage.
+        var later: [String] = []
         var dropped: [(entity: String, attribute: String?)] = []
         let newNames = Set(step.to.entities.map(\.name))
         for entity in step.from.entities where !newNames.contains(entity.name) {
             dropped.append((entity.name, nil))
             let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
-            statements += entity.declaredRelationships.compactMap { joinTable(old, entity, $0) }.map { "DROP TABLE \($0)" }
-            statements += entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.map {
+            later += entity.declaredRelationships.compactMap { joinTable(old, entity, $0) }.map { "DROP TABLE \($0)" }
+            later += entity.declaredAttributes.filter { $0.options.contains(.externalStorage) }.map {
                 "DROP TABLE \(old.table(PostgresTables.externalTableName(entity: entity.name, attribute: $0.name)))"
             }
-            if entity.superentity == nil { statements.append("DROP TABLE \(old.table(entity.name))") }
+            if entity.superentity == nil { later.append("DROP TABLE \(old.table(entity.name))") }
         }
         for entity in step.to.entities {
             guard let previous = oldByName[entity.name] else {
@@ -74,7 +94,21 @@ struct PostgresMigration {
             var continued: Set<String> = []
             for attribute in entity.attributesInOrder {
                 guard let before = previous.attribute(continuedBy: attribute) else {
-                    statements += try added(attribute, of: entity, table: table, tables: tables, layout: layouts[entity.name])
+                    guard step.isCustom, !attribute.isOptional, !attribute.options.contains(.externalStorage),
+                          try defaultLiteral(of: attribute, layout: layouts[entity.name], entity: entity.name) == nil
+                    else {
+                        statements += try added(attribute, of: entity, table: table, tables: tables, layout: layouts[entity.name])
+                        continue
+                    }
+                    // The stage fills it: rows start with the type's empty value, or NULL.
+                    let (column, columnSQL) = (PostgresNames.quoted(attribute.name), try addedForStage(attribute, of: entity, layout: layouts[entity.name]))
+                    statements += columnSQL.map { "ALTER TABLE \(table) ADD COLUMN \($0)" }
+                    if columnSQL[0].hasSuffix(" NOT NULL") {
+                        statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) DROP DEFAULT")
+                    } else {
+                        plan.awaitingValues.append((entity.name, attribute.name, table, attribute.name))
+                        later.append("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+                    }
                     continue
                 }
                 continued.insert(before.name)
@@ -87,6 +121,7 @@ struct PostgresMigration {
                         statements.append("ALTER TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: before.name))) RENAME TO \(PostgresNames.quoted(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
                     } else {
                         for (old, new) in zip(PostgresTables.columns(of: before, required: false), PostgresTables.columns(of: attribute, required: false)) {
+                            plan.renamedColumns[entity.name, default: [:]][old.name] = new.name
                             statements.append("ALTER TABLE \(table) RENAME COLUMN \(PostgresNames.quoted(old.name)) TO \(PostgresNames.quoted(new.name))")
                         }
                     }
@@ -95,19 +130,23 @@ struct PostgresMigration {
                 let column = PostgresNames.quoted(attribute.name)
                 if attribute.isOptional {
                     statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) DROP NOT NULL")
+                } else if let fill = try defaultLiteral(of: attribute, layout: layouts[entity.name], entity: entity.name) {
+                    statements.append("UPDATE \(table) SET \(column) = \(fill) WHERE \(column) IS NULL")
+                    statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+                } else if step.isCustom {
+                    // The stage gives the rows holding NULL a value.
+                    plan.awaitingValues.append((entity.name, attribute.name, table, attribute.name))
+                    later.append("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
                 } else {
-                    if let fill = try defaultLiteral(of: attribute, layout: layouts[entity.name], entity: entity.name) {
-                        statements.append("UPDATE \(table) SET \(column) = \(fill) WHERE \(column) IS NULL")
-                    }
                     statements.append("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
                 }
             }
             for attribute in previous.attributesInOrder where !continued.contains(attribute.name) {
                 dropped.append((entity.name, attribute.name))
                 if attribute.options.contains(.externalStorage) {
-                    statements.append("DROP TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
+                    later.append("DROP TABLE \(tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name)))")
                 } else {
-                    statements += PostgresTables.columns(of: attribute, required: false).reversed().map { "ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted($0.name))" }
+                    later += PostgresTables.columns(of: attribute, required: false).reversed().map { "ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted($0.name))" }
                 }
             }
             var continuedRelationships: Set<String> = []
@@ -125,6 +164,7 @@ struct PostgresMigration {
                 continuedRelationships.insert(before.name)
                 guard before.name != relationship.name else { continue }
                 if relationship.isToOneRelationship {
+                    plan.renamedColumns[entity.name, default: [:]][before.name] = relationship.name
                     statements.append("ALTER TABLE \(table) RENAME COLUMN \(PostgresNames.quoted(before.name)) TO \(PostgresNames.quoted(relationship.name))")
                 } else if let oldJoin = joinTable(old, previous, before), let newJoin = joinTableName(tables, entity, relationship), oldJoin != tables.table(newJoin) {
                     statements.append("ALTER TABLE \(oldJoin) RENAME TO \(PostgresNames.quoted(newJoin))")
@@ -133,9 +173,9 @@ struct PostgresMigration {
             for relationship in previous.relationshipsInOrder where !continuedRelationships.contains(relationship.name) {
                 dropped.append((entity.name, relationship.name))
                 if relationship.isToOneRelationship {
-                    statements.append("ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted(relationship.name))")
+                    later.append("ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted(relationship.name))")
                 } else if let join = joinTable(old, previous, relationship) {
-                    statements.append("DROP TABLE IF EXISTS \(join)")
+                    later.append("DROP TABLE IF EXISTS \(join)")
                 }
             }
             let oldIndices = Set(previous.indices), newIndices = Set(entity.indices)
@@ -147,22 +187,26 @@ struct PostgresMigration {
                 statements.append("DROP INDEX IF EXISTS \(PostgresNames.qualified(PostgresTables.indexName(entity, columns: columns, unique: true), in: tables.databaseSchema))")
             }
             for columns in newIndices.subtracting(oldIndices).sorted(by: { $0.description < $1.description }) {
-                statements.append(tables.indexSQL(entity, columns: columns, unique: false))
+                later.append(tables.indexSQL(entity, columns: columns, unique: false))
             }
             for columns in newUnique.subtracting(oldUnique).sorted(by: { $0.description < $1.description }) {
-                statements.append(tables.indexSQL(entity, columns: columns, unique: true))
+                later.append(tables.indexSQL(entity, columns: columns, unique: true))
             }
         }
         guard refusals.isEmpty else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(place) needs the step from \(step.fromName) to \(step.toName), which a PostgreSQL store cannot run yet:\n"
+                "\(place) needs the step from \(step.fromName) to \(step.toName), which a PostgreSQL store cannot run:\n"
                     + refusals.map { "- \($0)" }.joined(separator: "\n") + "\nNothing was changed. Migrate the data yourself, or split the change into steps the store runs")
         }
         if !dropped.isEmpty, !allowsDestructiveMigration {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "\(place) needs the step from \(step.fromName) to \(step.toName), which drops \(dropped.map { item in item.attribute.map { "\(item.entity).\($0)" } ?? "entity \(item.entity)" }.joined(separator: ", ")) with their stored values. A PostgreSQL store has no file to copy beside it first: take a dump (pg_dump --schema=\(databaseSchema)), then open it with a configuration whose allowsDestructiveMigration is true. Nothing was changed")
         }
-        return StepPlan(statements: statements, dropped: dropped)
+        // Without a stage nothing waits: the drops and indices follow the rest.
+        plan.statements = step.isCustom ? statements : statements + later
+        plan.afterStage = step.isCustom ? later : []
+        plan.dropped = dropped
+        return plan
     }
 
     /// An added attribute's column (and twin), or side table.
@@ -175,6 +219,24 @@ struct PostgresMigration {
             // The default goes on the attribute's own column, not its timestamptz twin.
             let defaultClause = index == 0 ? defaultSQL.map { " DEFAULT \($0)" } ?? "" : ""
             return "ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(defaultClause)\(column.constraints)"
+        }
+    }
+
+    /// The column definitions (the attribute's, then its twin's) of a non-optional attribute
+    /// without a default that a custom stage fills: `NOT NULL DEFAULT` its type's empty value
+    /// (the default dropped once added, which keeps the rows' value without rewriting them), or
+    /// nullable when the type has none its codec reads back.
+    private func addedForStage(_ attribute: Schema.Attribute, of entity: Schema.Entity, layout: TableLayout?) throws -> [String] {
+        let codec = layout?.columns.first { $0.name == attribute.name }?.codec
+        let empty = codec.flatMap { codec in codec.storage.emptyStoredValue.flatMap { (try? codec.decode($0)) != nil ? $0 : nil } }
+        let literal = try empty.flatMap { empty in
+            try PostgresValues.inputText(empty, as: codec!.storage, attribute: attribute.name, entity: entity.name)
+                .map { PostgresNames.literal($0) + "::" + codec!.storage.postgresType }
+        }
+        return PostgresTables.columns(of: attribute, required: false).enumerated().map { index, column in
+            let definition = "\(PostgresNames.quoted(column.name)) \(column.type)\(column.constraints)"
+            guard index == 0, let literal else { return definition }
+            return definition + " DEFAULT \(literal) NOT NULL"
         }
     }
 

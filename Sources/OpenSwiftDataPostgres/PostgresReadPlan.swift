@@ -8,7 +8,9 @@ struct PostgresReadPlan {
     let selectList: String
     let storages: [StorageType]
 
-    init(_ table: TableLayout, in tables: [String: TableLayout]) {
+    /// - Parameter currentNames: columns the layout reads under another name now (a custom
+    ///   stage's old models, after the step renamed them), by the layout's name.
+    init(_ table: TableLayout, in tables: [String: TableLayout], currentNames: [String: String] = [:]) {
         // A hierarchy's table holds every class's columns: look for a column's type among them.
         var storageByColumn: [String: StorageType] = [:]
         for other in tables.values where other.tableName == table.tableName {
@@ -19,7 +21,7 @@ struct PostgresReadPlan {
         // `_pk` and to-one keys are bigint.
         storages = table.selectedColumns.map { storageByColumn[$0] ?? .int64 }
         selectList = zip(table.selectedColumns, storages).map { name, storage in
-            PostgresValues.selected("\(table.tableName).\(PostgresNames.quoted(name))", for: storage)
+            PostgresValues.selected("\(table.tableName).\(PostgresNames.quoted(currentNames[name] ?? name))", for: storage)
         }.joined(separator: ", ")
     }
 }
@@ -28,10 +30,10 @@ struct PostgresReadPlan {
 final class ReadPlans: Sendable {
     private let plans = Mutex<[ObjectIdentifier: PostgresReadPlan]>([:])
 
-    func plan(of table: TableLayout, in tables: [String: TableLayout]) -> PostgresReadPlan {
+    func plan(of table: TableLayout, in tables: [String: TableLayout], currentNames: [String: String] = [:]) -> PostgresReadPlan {
         let key = ObjectIdentifier(table)
         if let plan = plans.withLock({ $0[key] }) { return plan }
-        let plan = PostgresReadPlan(table, in: tables)
+        let plan = PostgresReadPlan(table, in: tables, currentNames: currentNames)
         return plans.withLock { $0[key, default: plan] }
     }
 }

@@ -19,6 +19,8 @@ final class PostgresSession: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     let endpoint: PostgresEndpoint
     private let queries = Atomic<Int>(0)
+    /// How many transactions of the session are open, the outermost first; guarded by `lock`.
+    private var transactionDepth = 0
 
     /// How many statements the connection has run.
     var queryCount: Int { queries.load(ordering: .relaxed) }
@@ -109,17 +111,37 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// Inside another transaction of the session (a migration's stage saving), `body` runs in a
+    /// savepoint instead: released when it returns, rolled back to when it throws, so a failed
+    /// save leaves the enclosing transaction as it was before the save.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try lock.withLock {
-            try query("BEGIN")
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            let (begin, commit, rollback) = transactionDepth == 1
+                ? ("BEGIN", "COMMIT", "ROLLBACK")
+                : ("SAVEPOINT osd_\(transactionDepth)", "RELEASE SAVEPOINT osd_\(transactionDepth)", "ROLLBACK TO SAVEPOINT osd_\(transactionDepth)")
+            try query(PostgresQuery(unsafeSQL: begin))
             do {
                 let result = try body()
-                try query("COMMIT")
+                try query(PostgresQuery(unsafeSQL: commit))
                 return result
             } catch {
-                _ = try? query("ROLLBACK")
+                _ = try? query(PostgresQuery(unsafeSQL: rollback))
                 throw error
             }
+        }
+    }
+
+    /// Runs `body` in one transaction that always ends in `ROLLBACK`: what it did is not kept.
+    func rolledBackTransaction<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            try query("BEGIN")
+            defer { _ = try? query("ROLLBACK") }
+            return try body()
         }
     }
 

@@ -17,6 +17,10 @@ final class PostgresSessionPool: @unchecked Sendable {
     private var opened: Int
     private let queries = Atomic<Int>(0)
 
+    /// The connection every caller shares, when the pool lends a migration's: its transaction
+    /// is the only one the stores over it may use.
+    private let borrowed: PostgresSession?
+
     /// - Parameter first: a connection opened already, which the pool keeps.
     init(first: PostgresSession, maximum: Int, setUp: @escaping (PostgresSession) throws -> Void) throws {
         endpoint = first.endpoint
@@ -25,6 +29,18 @@ final class PostgresSessionPool: @unchecked Sendable {
         try setUp(first)
         idle = [first]
         opened = 1
+        borrowed = nil
+    }
+
+    /// A pool that hands every caller `session`, inside the transaction it is in (a
+    /// migration's, whose stages run one at a time on the opening thread).
+    init(borrowing session: PostgresSession) {
+        endpoint = session.endpoint
+        maximum = 1
+        setUp = { _ in }
+        idle = []
+        opened = 1
+        borrowed = session
     }
 
     /// How many statements the pool's connections have run.
@@ -32,6 +48,7 @@ final class PostgresSessionPool: @unchecked Sendable {
 
     /// Runs `body` with a connection of its own until it returns.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        if let borrowed { return try body(borrowed) }
         let session = try take()
         defer { giveBack(session) }
         let before = session.queryCount

@@ -4,13 +4,13 @@ import PostgresNIO
 // Reading rows: a fetch's rows as model values, keys, counts and related rows.
 extension PostgresStore {
     package func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws {
-        let plan = readPlans.plan(of: selection.table, in: tables)
+        let plan = readPlan(of: selection.table)
         try forEachRow(of: selection.table, plan, try select(plan.selectList, selection), body)
     }
 
     package func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws {
         guard !rowIDs.isEmpty else { return }
-        let plan = readPlans.plan(of: table, in: tables)
+        let plan = readPlan(of: table)
         var binds = PostgresBindings()
         binds.append(rowIDs)
         let rows = try select(plan.selectList, from: table, where: "\(table.qualifiedKeyColumn) = ANY($1)", binds: binds)
@@ -28,7 +28,7 @@ extension PostgresStore {
     }
 
     package func forEachRow(_ table: TableLayout, rowIDsIn range: ClosedRange<Int64>, _ body: (Int64, ModelValues) throws -> Void) throws {
-        let plan = readPlans.plan(of: table, in: tables)
+        let plan = readPlan(of: table)
         var binds = PostgresBindings()
         binds.append(range.lowerBound)
         binds.append(range.upperBound)
@@ -57,12 +57,13 @@ extension PostgresStore {
         _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
     ) throws -> [(owner: Int64, row: (rowID: Int64, values: ModelValues))] {
         guard !owners.isEmpty else { return [] }
-        let plan = readPlans.plan(of: destination, in: tables)
+        let plan = readPlan(of: destination)
         let ownerColumn: String
         var sql = "SELECT \(plan.selectList), "
         switch relationship.storage {
         case .foreignKey(let column), .inverseForeignKey(let column):
-            ownerColumn = "\(destination.tableName).\(PostgresNames.quoted(column))"
+            let current = currentColumnNames[destination.entity.name]?[column] ?? column
+            ownerColumn = "\(destination.tableName).\(PostgresNames.quoted(current))"
             sql += "\(ownerColumn) FROM \(destination.tableName) WHERE \(ownerColumn) = ANY(?)"
         case .joinTable(let table, let ownColumn, let otherColumn):
             let join = PostgresNames.quoted(table)
@@ -91,6 +92,11 @@ extension PostgresStore {
             unsafeSQL: "SELECT \(PostgresValues.selected("\"value\"", for: column.codec.storage)) FROM \(sideTable) WHERE \"_pk\" = $1", binds: binds))
         guard let cell = rows.first?.first else { return try column.codec.decode(.null) }
         return try column.codec.decode(try PostgresValues.stored(cell, as: column.codec.storage))
+    }
+
+    /// How rows of `table` are read.
+    private func readPlan(of table: TableLayout) -> PostgresReadPlan {
+        readPlans.plan(of: table, in: tables, currentNames: currentColumnNames[table.entity.name] ?? [:])
     }
 
     // MARK: Running selections
@@ -144,6 +150,6 @@ extension PostgresStore {
         for (cell, storage) in zip(cells, storages) {
             values.append(try PostgresValues.stored(cell, as: storage))
         }
-        return StoredValueRow(values)
+        return StoredValueRow(values, readsNullAsUnfilled: readsNullAsUnfilled)
     }
 }

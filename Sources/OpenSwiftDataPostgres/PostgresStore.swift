@@ -29,6 +29,14 @@ public final class PostgresStore: DataStore, Sendable {
     let readPlans = ReadPlans()
     /// The identity sequence of each table's keys, looked up on first insert.
     let keySequences = KeySequences()
+    /// For a custom stage's old models: each entity's columns the step renamed, by the name the
+    /// old version reads to the name they have now. Empty for every other store.
+    let currentColumnNames: [String: [String: String]]
+    /// Whether a `NULL` in a non-optional column reads as no value: for a custom stage's new
+    /// models, whose new `Codable` attributes start that way for the stage to fill.
+    let readsNullAsUnfilled: Bool
+    /// What the migration run while opening did; `nil` when none ran.
+    let migrationReport: MigrationReport?
 
     /// Opens (creating it first when there is none) the store the configuration describes.
     ///
@@ -49,20 +57,47 @@ public final class PostgresStore: DataStore, Sendable {
     }
 
     /// Opens the store holding `schema`, the part of a container's schema the configuration holds.
-    init(_ configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) throws {
+    init(
+        _ configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.schema = schema
         let postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
         let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
-        identifier = try Self.retryingLockTimeouts(configuration, session: session) {
+        (identifier, migrationReport) = try Self.retryingLockTimeouts(configuration, session: session) {
             try session.transaction {
-                try Self.openOrCreate(configuration, schema: schema, migrationPlan: migrationPlan, tables: postgresTables, session: session)
+                try Self.openOrCreate(
+                    configuration, schema: schema, migrationPlan: migrationPlan, tables: postgresTables, session: session, progress: progress)
             }
         }
+        currentColumnNames = [:]
+        readsNullAsUnfilled = false
         // The Query layer's SQL names tables unqualified.
         let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
         sessions = try PostgresSessionPool(first: session, maximum: configuration.maximumConnections) { try $0.query(searchPath) }
         self.postgresTables = postgresTables
+        tables = TableLayout.layouts(of: schema)
+    }
+
+    /// A store over the transaction of a migration that `session` is in, for a custom stage's
+    /// context: its saves are savepoints of that transaction, and it reads the tables as they
+    /// are at that point of the migration.
+    ///
+    /// - Parameter currentColumnNames: for the old version's models, the columns the step
+    ///   renamed (see ``currentColumnNames``).
+    init(
+        migrating session: PostgresSession, configuration: PostgresConfiguration, schema: Schema, identifier: String,
+        currentColumnNames: [String: [String: String]] = [:], readsNullAsUnfilled: Bool = false
+    ) {
+        self.readsNullAsUnfilled = readsNullAsUnfilled
+        self.configuration = configuration
+        self.schema = schema
+        self.identifier = identifier
+        self.currentColumnNames = currentColumnNames
+        migrationReport = nil
+        sessions = PostgresSessionPool(borrowing: session)
+        postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
         tables = TableLayout.layouts(of: schema)
     }
 
@@ -78,11 +113,12 @@ public final class PostgresStore: DataStore, Sendable {
         var isVersioned: Bool
     }
 
-    /// The store's identifier, creating the store first when the PostgreSQL schema has none.
+    /// The store's identifier, creating the store first when the PostgreSQL schema has none, and
+    /// the report of the migration it ran, if any.
     private static func openOrCreate(
         _ configuration: PostgresConfiguration, schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, tables: PostgresTables,
-        session: PostgresSession
-    ) throws -> String {
+        session: PostgresSession, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> (String, MigrationReport?) {
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(lockKey(databaseSchema))))")
@@ -92,28 +128,19 @@ public final class PostgresStore: DataStore, Sendable {
             let steps = try MigrationPlanner.schemaSteps(
                 of: place, recordedSchemaJSON: metadata.schemaJSON, fingerprint: metadata.fingerprint,
                 versionIdentifier: metadata.versionIdentifier, isVersioned: metadata.isVersioned, to: schema, migrationPlan: migrationPlan)
-            guard !steps.isEmpty else { return metadata.storeIdentifier }
+            guard !steps.isEmpty else { return (metadata.storeIdentifier, nil) }
             guard !configuration.isReadOnly else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "\(place) is at version \(metadata.versionIdentifier) and the models at \(schema.version), and the configuration is read-only (isReadOnly: true), so it cannot be migrated; nothing was changed. Open it with the models it was written with, or migrate it from a writable configuration first")
             }
-            // A table another connection is using (an old server reading it) makes ALTER wait: not
-            // longer than this, and the whole opening is tried again (retryingLockTimeouts).
-            try session.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(Int(configuration.migrationLockTimeout * 1000))ms'"))
-            for statement in try PostgresMigration(
-                steps: steps, databaseSchema: databaseSchema, place: place, allowsDestructiveMigration: configuration.allowsDestructiveMigration
-            ).statements() {
-                do {
-                    try session.query(PostgresQuery(unsafeSQL: statement))
-                } catch let error as PostgresStatementError where error.sqlState == "55P03" {
-                    throw MigrationLockTimeout(statement: statement, underlying: error)
-                } catch let error as PostgresStatementError {
-                    throw SwiftDataError.loadIssueModelContainer.explaining(
-                        "the migration of \(place) from version \(metadata.versionIdentifier) to \(schema.version) failed, and was rolled back, nothing changed: \(error)")
-                }
-            }
+            var report = MigrationReport(
+                storeURL: configuration.reportURL, storeVersion: metadata.versionIdentifier, targetVersion: schema.version.description)
+            let run = PostgresMigrationRun(
+                steps: steps, configuration: configuration, storeIdentifier: metadata.storeIdentifier, place: place, session: session,
+                progress: progress.map { MigrationProgressReporter(storeURL: configuration.reportURL, stepCount: steps.count, report: $0) })
+            try run.run(into: &report)
             try recordSchema(schema, in: tables.table("_osd_metadata"), session: session)
-            return metadata.storeIdentifier
+            return (metadata.storeIdentifier, report)
         }
         guard !configuration.isReadOnly else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
@@ -132,7 +159,7 @@ public final class PostgresStore: DataStore, Sendable {
         let storeIdentifier = UUID().uuidString
         try session.query("INSERT INTO \(unescaped: metadataTable) (\"key\", \"value\") VALUES ('storeIdentifier', \(storeIdentifier)), ('formatVersion', '1')")
         try recordSchema(schema, in: metadataTable, session: session)
-        return storeIdentifier
+        return (storeIdentifier, nil)
     }
 
     /// Records `schema` as the one the tables follow, in the same transaction as the change.

@@ -41,6 +41,31 @@ extension ModelContainer {
     public convenience init(
         for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]
     ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, anyConfigurations: configurations, progress: nil)
+    }
+
+    /// A container for a schema's models whose stores, of any kind, report the progress of
+    /// their migrations as they open (a server can log a long one as it runs).
+    ///
+    /// - Parameters:
+    ///   - givenSchema: The models.
+    ///   - migrationPlan: The plan that migrates stores written by earlier versions.
+    ///   - configurations: The stores.
+    ///   - migrationProgress: called on the opening thread as each step starts, changes the
+    ///     tables, visits a transform's rows (after every batch) and finishes.
+    /// - Throws: What ``init(for:migrationPlan:configurations:)-(_,_,[any DataStoreConfiguration])``
+    ///   throws.
+    public convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration],
+        migrationProgress: @escaping @Sendable (MigrationProgress) -> Void
+    ) throws {
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, anyConfigurations: configurations, progress: migrationProgress)
+    }
+
+    private convenience init(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, anyConfigurations configurations: [any DataStoreConfiguration],
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
         var models: [ModelConfiguration] = []
         var others: [any ModelStoreConfiguration] = []
         for configuration in configurations {
@@ -55,7 +80,7 @@ extension ModelContainer {
                     "the configuration \(configuration.name) opens a \(Self.storeType(of: configuration)), which a ModelContainer cannot run: containers run the stores of ModelConfiguration (SQLite) and PostgresConfiguration (OpenSwiftDataPostgres). Nothing was opened")
             }
         }
-        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: models, otherConfigurations: others, progress: nil)
+        try self.init(for: givenSchema, migrationPlan: migrationPlan, configurations: models, otherConfigurations: others, progress: progress)
     }
 
     private static func storeType<C: DataStoreConfiguration>(of configuration: C) -> String {

@@ -165,8 +165,9 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             for entity in storeLayout.schema.entities { storeByEntity[entity.name] = store }
         }
         for other in layout.otherStores {
-            let store = try other.configuration.openModelStore(schema: other.schema, migrationPlan: migrationPlan)
+            let (store, report) = try other.configuration.openModelStore(schema: other.schema, migrationPlan: migrationPlan, progress: progress)
             stores.append(store)
+            reports += report.map { [$0] } ?? []
             configurationNameByStore[store.identifier] = other.configuration.name
             for entity in other.schema.entities { storeByEntity[entity.name] = store }
         }
@@ -227,16 +228,18 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated, openingWait: openingWait), report)
     }
 
-    /// A container over a store that a migration stage is changing, for the stage's context.
-    init(migrating store: SQLiteStore, session: MigrationSession? = nil) {
+    /// A container over a store that a migration stage is changing, inside the migration's
+    /// transaction, for the stage's context.
+    package init(migrating store: any ModelStore, session: MigrationSession? = nil) {
         isMigrating = true
         migrationSession = session
         Self.migratingCount.add(1, ordering: .relaxed)
         schema = store.schema
         migrationPlan = nil
-        if case .file(let url) = store.location {
+        if let store = store as? SQLiteStore, case .file(let url) = store.location {
             orderedConfigurations = [ModelConfiguration(url: url)]
         } else {
+            // A store of another database is not a configuration of this module's.
             orderedConfigurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
         }
         stores = [store]

@@ -176,8 +176,12 @@ enum MigrationExecutor {
         try structure.run(in: db)
         if let didMigrate = step.didMigrate {
             progress?.report(step: number, step, .migratingRows)
+            let retainedTables = structure.retainedTables
             let session = MigrationSession(
-                db: db, oldSchema: step.from, retainedTables: structure.retainedTables, identifier: identifier, url: url,
+                oldContext: {
+                    ModelContext(ModelContainer(migrating: SQLiteStore(
+                        migrating: db, schema: step.from, identifier: identifier, location: .file(url), storedNames: retainedTables)))
+                },
                 reportRows: progress.map { progress in
                     { progress.report(step: number, step, .migratingRows, entity: $0, rowsDone: $1, rowsTotal: $2) }
                 })

@@ -65,7 +65,10 @@ package enum MigrationPlanner {
         let versions = try migrationPlan.map { try PlanVersions(validating: $0) }
         guard fingerprint != target.fingerprint || (versions != nil && versionIdentifier != target.version.description) else { return [] }
         return try steps(stored: metadata, target: target, versions: versions, entitiesElsewhere: [], store: store, backingUp: false)
-            .map { PlannedSchemaStep(from: $0.from, to: $0.to, fromName: $0.fromName, toName: $0.toName, isCustom: $0.isCustom) }
+            .map {
+                PlannedSchemaStep(
+                    from: $0.from, to: $0.to, fromName: $0.fromName, toName: $0.toName, willMigrate: $0.willMigrate, didMigrate: $0.didMigrate)
+            }
     }
 
     private static func steps(

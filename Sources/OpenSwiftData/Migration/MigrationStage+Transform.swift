@@ -72,7 +72,8 @@ extension ModelContext {
         // The rows there are now, in key order: rows the closure inserts get larger keys, so
         // each batch's key range holds only rows of the batch.
         let rowIDs = try newQuery.store.fetchRowIDs(RowSelection(newQuery.table))
-        // When the migration only added columns, the old and the new model read the same row.
+        // When the migration only added columns to a SQLite table, one read of each row gives
+        // the old and the new model.
         let oldReading = oldQuery.table.rowDecoder(readingRowsOf: newQuery.table)
         // Each batch's models that can stand for the next batch's rows (see `SpareModels`).
         var oldSpares = SpareModels()
@@ -86,9 +87,9 @@ extension ModelContext {
             let keys = batch.first!...batch.last!
             let olds: [Old]
             let news: [New]
-            if let oldReading {
+            if let oldReading, let store = newQuery.store as? SQLiteStore {
                 (olds, news) = try modelPairs(
-                    in: keys, newQuery, readingOldAs: oldReading, oldQuery, in: oldContext, reusing: &oldSpares, &newSpares)
+                    in: keys, store, newQuery, readingOldAs: oldReading, oldQuery, in: oldContext, reusing: &oldSpares, &newSpares)
                 for index in news.indices { try transform(olds[index], news[index]) }
             } else {
                 // Both lists come in key order; a row one side lacks (the closure deleted it in
@@ -115,12 +116,10 @@ extension ModelContext {
     /// Both models are made as the row is read, so each model's values are its own and the
     /// transform's first change to them copies nothing.
     private func modelPairs<Old: PersistentModel, New: PersistentModel>(
-        in keys: ClosedRange<Int64>, _ newQuery: FetchPlan, readingOldAs oldReading: RowDecoder, _ oldQuery: FetchPlan,
+        in keys: ClosedRange<Int64>, _ store: SQLiteStore, _ newQuery: FetchPlan, readingOldAs oldReading: RowDecoder, _ oldQuery: FetchPlan,
         in oldContext: ModelContext, reusing oldSpares: inout SpareModels, _ newSpares: inout SpareModels
     ) throws -> ([Old], [New]) {
         var olds: [Old] = []
-        // A migration's contexts run over the SQLite store of its transaction (MigrationSession).
-        let store = newQuery.store as! SQLiteStore
         let news: [New] = try materializeRows(newQuery, reusing: &newSpares) { newRow in
             olds = try oldContext.materializeRows(oldQuery, reusing: &oldSpares) { oldRow in
                 try store.forEachRow(newQuery.table, rowIDsIn: keys, alsoReadAs: oldReading) { rowID, new, old in

@@ -24,6 +24,11 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
     /// change is an expand step.
     public var keepsPreviousVersionRunning: Bool { breaksPreviousVersion.isEmpty }
 
+    /// The blockers no custom stage's code resolves either: a type, destination or cardinality
+    /// change, a move between class hierarchies. (Values an added or now non-optional attribute
+    /// needs, a stage can fill.)
+    package let blockersNoStageResolves: [String]
+
     /// Whether the schemas have the same structure.
     public var isIdentical: Bool { changes.isEmpty }
     /// Whether a lightweight step can migrate a store from the first schema to the second. A
@@ -46,6 +51,7 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
     init(from old: [Schema.Entity], to new: [Schema.Entity], defaulted: Set<String> = []) {
         var changes: [String] = []
         var blockers: [String] = []
+        var structural: [String] = []
         var breaks: [String] = []
         let contract = "ship it once every instance runs the new version"
         let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -66,6 +72,7 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
                 // A flat entity moving under a superentity is moved with its rows; the others not.
                 if previous.superentityName != nil || entity.superentityName == nil {
                     blockers.append("\(name) moves between class hierarchies, whose rows are stored apart: re-create its models in a custom stage")
+                    structural.append(blockers.last!)
                 }
             }
             var continued: Set<String> = []
@@ -86,6 +93,7 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
                 if before.storageType != attribute.storageType || (attribute.storageType == .codable && before.valueTypeName != attribute.valueTypeName) {
                     changes.append("\(name).\(attribute.name) changes type from \(before.valueTypeName) to \(attribute.valueTypeName)")
                     blockers.append("\(name).\(attribute.name) changes type: not lightweight")
+                    structural.append("\(name).\(attribute.name) changes type from \(before.valueTypeName) to \(attribute.valueTypeName): add the new attribute under a new name, fill it in a custom stage's didMigrate, and remove the old one in a later version")
                     breaks.append("\(name).\(attribute.name) changes type: old instances read and write it as \(before.valueTypeName); \(contract)")
                 }
                 if before.isOptional != attribute.isOptional {
@@ -125,6 +133,7 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
                 if before.destination != relationship.destination || before.isToOne != relationship.isToOne {
                     changes.append("relationship \(name).\(relationship.name) changes from \(before.isToOne ? "to-one" : "to-many") \(before.destination) to \(relationship.isToOne ? "to-one" : "to-many") \(relationship.destination)")
                     blockers.append("relationship \(name).\(relationship.name) changes destination or cardinality: not lightweight")
+                    structural.append(blockers.last!)
                     breaks.append("relationship \(name).\(relationship.name) changes destination or cardinality: old instances still store it as before; \(contract)")
                 }
                 if before.inverseName != relationship.inverseName {
@@ -158,6 +167,7 @@ public struct SchemaComparison: Sendable, Codable, CustomStringConvertible {
         }
         self.changes = changes
         self.blockers = blockers
+        blockersNoStageResolves = structural
         breaksPreviousVersion = breaks
     }
 

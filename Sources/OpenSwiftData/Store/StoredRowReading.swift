@@ -21,9 +21,13 @@ package protocol StoredRowReading {
 /// reads into.
 package struct StoredValueRow: StoredRowReading {
     package var values: [StoredValue]
+    /// Whether `NULL` in a non-optional attribute's column leaves the model without a value
+    /// instead of being refused: a new attribute a migration's custom stage has yet to fill.
+    package var readsNullAsUnfilled = false
 
-    package init(_ values: [StoredValue]) {
+    package init(_ values: [StoredValue], readsNullAsUnfilled: Bool = false) {
         self.values = values
+        self.readsNullAsUnfilled = readsNullAsUnfilled
     }
 
     package func int64(at index: Int32) -> Int64? {
@@ -51,6 +55,7 @@ package struct StoredValueRow: StoredRowReading {
     }
 
     package func read(at column: Int32, as codec: ValueCodec, into values: inout ModelValues, at index: Int) throws {
+        if readsNullAsUnfilled, case .null = self.values[Int(column)], !codec.isOptional { return }
         values[index] = try codec.decode(self.values[Int(column)])
     }
 }

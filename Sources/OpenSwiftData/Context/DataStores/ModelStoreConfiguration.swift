@@ -6,8 +6,12 @@ package protocol ModelStoreConfiguration: DataStoreConfiguration {
     var storeKey: String { get }
 
     /// Opens the store (creating it when there is none) holding `schema`, the part of the
-    /// container's schema this configuration holds.
+    /// container's schema this configuration holds, migrating it first when it needs it; returns
+    /// the store and the report of the migration, if one ran.
     ///
+    /// - Parameter progress: where the app follows a migration.
     /// - Throws: ``SwiftDataError`` naming the store and the fix; nothing is changed then.
-    func openModelStore(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> any ModelStore
+    func openModelStore(
+        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws -> (any ModelStore, MigrationReport?)
 }

@@ -81,14 +81,27 @@ extension MigrationProgress {
 }
 
 /// Reports a migration's progress to the app's closure, step by step.
-struct MigrationProgressReporter {
+package struct MigrationProgressReporter {
     let storeURL: URL
     let stepCount: Int
     let report: (MigrationProgress) -> Void
 
+    package init(storeURL: URL, stepCount: Int, report: @escaping (MigrationProgress) -> Void) {
+        self.storeURL = storeURL
+        self.stepCount = stepCount
+        self.report = report
+    }
+
     func report(step: Int, _ migrationStep: MigrationStep, _ phase: MigrationProgress.Phase, entity: String? = nil, rowsDone: Int = 0, rowsTotal: Int = 0) {
+        report(step: step, from: migrationStep.fromName, to: migrationStep.toName, phase, entity: entity, rowsDone: rowsDone, rowsTotal: rowsTotal)
+    }
+
+    /// Reports that step `step`, from version `from` to `to`, is at `phase`.
+    package func report(
+        step: Int, from: String, to: String, _ phase: MigrationProgress.Phase, entity: String? = nil, rowsDone: Int = 0, rowsTotal: Int = 0
+    ) {
         report(MigrationProgress(
-            storeURL: storeURL, step: step, stepCount: stepCount, fromVersion: migrationStep.fromName,
-            toVersion: migrationStep.toName, phase: phase, entity: entity, rowsDone: rowsDone, rowsTotal: rowsTotal))
+            storeURL: storeURL, step: step, stepCount: stepCount, fromVersion: from,
+            toVersion: to, phase: phase, entity: entity, rowsDone: rowsDone, rowsTotal: rowsTotal))
     }
 }

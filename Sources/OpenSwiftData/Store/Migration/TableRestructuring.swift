@@ -227,7 +227,7 @@ struct TableRestructuring {
     func fillValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
         if let value = defaultValue(of: attribute, codec: codec) { return value }
         guard preparesForCustomStage else { return nil }
-        if let empty = Self.emptyValue(codec.storage), (try? codec.decode(StoredValue(empty))) != nil { return empty }
+        if let empty = codec.storage.emptyStoredValue, (try? codec.decode(empty)) != nil { return empty.databaseValue }
         return Self.unfilledMarker
     }
 
@@ -254,19 +254,5 @@ struct TableRestructuring {
         guard let value = attribute.defaultValue else { return nil }
         if let optional = value as? any OptionalProtocol, optional.wrappedValue == nil { return nil }
         return try? codec.encode(value).databaseValue
-    }
-
-    /// The value a new non-optional attribute starts with when a custom stage will fill it.
-    static func emptyValue(_ storage: StorageType) -> DatabaseValue? {
-        switch storage {
-        case .bool, .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64:
-            0.databaseValue
-        case .double, .float, .date: 0.0.databaseValue
-        case .string, .url: "".databaseValue
-        case .decimal: OrderedDecimalText.zero.databaseValue
-        case .data: Data().databaseValue
-        case .uuid: Data(count: 16).databaseValue
-        case .codable: nil
-        }
     }
 }
