@@ -112,6 +112,10 @@ let allCases: [BenchCase] = [
               quick: [10_000], full: [10_000, 100_000]),
     BenchCase(id: "P5", title: "PostgreSQL G1: open a V1 store of N users with V2, an optional and a defaulted attribute added (postgres-nio: two ALTER TABLE in a transaction; fluent: a Migration run by its Migrator)", drivers: ["postgres-nio", "fluent", "ours"],
               quick: [100_000, 1_000_000], full: [100_000, 1_000_000], constantTime: true),
+    BenchCase(id: "P6", title: "PostgreSQL G4: open a V1 store of N users with V4, fullName = first + \" \" + surname filled by a transform (postgres-nio: ADD COLUMN, read every row, one UPDATE … FROM unnest; fluent: a Migration adding the field, then each user updated in one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
+              quick: [100_000], full: [100_000, 1_000_000]),
+    BenchCase(id: "P7", title: "PostgreSQL: 4 servers start together on a V1 store of N users needing G4; until all four are open (postgres-nio: each takes an advisory lock, checks for the column, the first migrates; Fluent's Migrator takes no lock, so it has no safe form)", drivers: ["postgres-nio", "ours"],
+              quick: [100_000], full: [100_000, 1_000_000]),
 ]
 
 let userColumns = #""_pk", "id", "firstName", "surname", "age""#

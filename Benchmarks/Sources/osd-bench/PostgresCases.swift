@@ -181,9 +181,87 @@ enum PostgresBench {
                 }
                 return n
             }, after: close)
+        case "P6", "P7":
+            let users = Schema(versionedSchema: UsersV1.self)
+            let userConfiguration = PostgresConfiguration(schema: users, url: url, databaseSchema: schema)
+            let servers = id == "P6" ? 1 : 4
+            return Job(before: {
+                let connection = try connect(url)
+                _ = try connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger).wait()
+                _ = try ModelContainer(for: users, migrationPlan: PlanG4.self, configurations: [userConfiguration])
+                try insertUsers(connection, schema: schema, count: n)
+                try connection.close().wait()
+            }, body: {
+                let failures = Failures()
+                DispatchQueue.concurrentPerform(iterations: servers) { _ in
+                    do {
+                        switch driver {
+                        case "ours":
+                            _ = try ModelContainer(for: Schema(versionedSchema: UsersV4.self), migrationPlan: PlanG4.self, configurations: [userConfiguration])
+                        case "postgres-nio":
+                            let connection = try connect(url)
+                            defer { try? connection.close().wait() }
+                            try addFullName(connection, schema: schema, locking: servers > 1)
+                        default:
+                            try addFullNameWithFluent(url, schema: schema)
+                        }
+                    } catch {
+                        failures.record("\(error)")
+                    }
+                }
+                if let failure = failures.first { throw ValidationErrorText(failure) }
+                return n
+            })
         default:
             throw ValidationErrorText("no PostgreSQL case \(id)")
         }
+    }
+
+    /// G4 by hand: `fullName` added, every row read, the names made in Swift and written back in
+    /// one `UPDATE … FROM unnest`, in one transaction. With `locking`, as several servers must:
+    /// under an advisory lock, and only when the column is not there yet.
+    static func addFullName(_ connection: PostgresConnection, schema: String, locking: Bool) throws {
+        func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
+            try Array(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait().rows)
+        }
+        _ = try run("BEGIN")
+        if locking {
+            _ = try run("SELECT pg_advisory_xact_lock(42)")
+            let exists = try run("SELECT count(*) FROM information_schema.columns WHERE table_schema = '\(schema)' AND table_name = 'User' AND column_name = 'fullName'")
+            if try exists.first?.decode(Int64.self) == 1 {
+                _ = try run("COMMIT")
+                return
+            }
+        }
+        _ = try run("ALTER TABLE \"\(schema)\".\"User\" ADD COLUMN \"fullName\" text NOT NULL DEFAULT ''")
+        var keys: [Int64] = []
+        var names: [String] = []
+        for row in try run("SELECT \"_pk\", \"firstName\", \"surname\" FROM \"\(schema)\".\"User\"") {
+            let (key, first, last) = try row.decode((Int64, String, String).self)
+            keys.append(key)
+            names.append(first + " " + last)
+        }
+        var binds = PostgresBindings()
+        binds.append(keys)
+        binds.append(names)
+        _ = try run(
+            "UPDATE \"\(schema)\".\"User\" SET \"fullName\" = v.name FROM unnest($1::bigint[], $2::text[]) AS v(pk, name) WHERE \"User\".\"_pk\" = v.pk",
+            binds)
+        _ = try run("COMMIT")
+    }
+
+    /// G4 in Fluent: a migration adding the field, then each user's name set and saved, in one
+    /// transaction, run by its Migrator.
+    static func addFullNameWithFluent(_ url: URL, schema: String) throws {
+        let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        defer { databases.shutdown() }
+        var sqlConfiguration = try SQLPostgresConfiguration(url: url)
+        sqlConfiguration.searchPath = [schema]
+        databases.use(.postgres(configuration: sqlConfiguration, maxConnectionsPerEventLoop: 1), as: .psql)
+        let migrations = Migrations()
+        migrations.add(AddFullName())
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+        try migrator.setupIfNeeded().flatMap { migrator.prepareBatch() }.wait()
     }
 
     /// Inserts `count` users (our store's User table) in one statement.
@@ -236,6 +314,44 @@ struct AddNicknameAndScore: AsyncMigration {
     func revert(on database: any Database) async throws {
         try await database.schema("User").deleteField("nickname").deleteField("score").update()
     }
+}
+
+/// G4 as a Fluent migration: the field added, then every user's `fullName` set from the two
+/// names and saved, in one transaction.
+struct AddFullName: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.transaction { database in
+            try await database.schema("User").field("fullName", .string, .required, .sql(.default(""))).update()
+            for user in try await FluentUser.query(on: database).all() {
+                user.fullName = user.firstName + " " + user.surname
+                try await user.update(on: database)
+            }
+        }
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema("User").deleteField("fullName").update()
+    }
+}
+
+/// The user as Fluent models it, over the table our store made.
+final class FluentUser: FluentKit.Model, @unchecked Sendable {
+    static let schema = "User"
+    @ID(custom: "_pk", generatedBy: .database) var id: Int?
+    @Field(key: "firstName") var firstName: String
+    @Field(key: "surname") var surname: String
+    @Field(key: "fullName") var fullName: String
+
+    init() {}
+}
+
+/// Errors of the servers of one run, recorded from their threads.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+
+    func record(_ error: String) { lock.withLock { errors.append(error) } }
+    var first: String? { lock.withLock { errors.first } }
 }
 
 /// A row as postgres-nio's user keeps it.
