@@ -160,7 +160,7 @@ struct PostgresCustomStageTests {
             let (first, last) = (try #require(parcels.first), try #require(parcels.last))
             #expect(first.title == "parcel 000" && first.grams == 0 && first.code == "code 0" && first.note == "fragile" && first.size == .init(side: 0))
             #expect(last.title == "parcel 189" && last.grams == 23625 && last.note == "none" && last.size == .init(side: 23))
-            #expect(try columns(in: place) == ["_pk", "title", "code", "note", "grams", "size"])
+            #expect(try place.columns(of: "Parcel") == ["_pk", "title", "code", "note", "grams", "size"])
             #expect(try notNull(in: place) == ["_pk", "code", "grams", "note", "size", "title"])
             let indices = try place.session().query("SELECT indexname FROM pg_indexes WHERE schemaname = \(place.name)").map { try $0.decode(String.self) }
             #expect(indices.contains("Parcel_unique_code"))
@@ -178,7 +178,7 @@ struct PostgresCustomStageTests {
         defer { ParcelPlan.failingCode = nil }
         try ThrowAwaySchema().use { place in
             try writeVersion1(place)
-            let before = try dump(place)
+            let before = try place.dump(rowsOf: ["Parcel"])
             #expect {
                 try openVersion2(place)
             } throws: { error in
@@ -186,7 +186,7 @@ struct PostgresCustomStageTests {
                 return text.contains("didMigrate closure of the stage from ParcelV1 (1.0.0) to ParcelV2 (2.0.0)") && text.contains("refused(\"code 150\")")
                     && text.contains("rolled back")
             }
-            #expect(try dump(place) == before)
+            #expect(try place.dump(rowsOf: ["Parcel"]) == before)
         }
     }
 
@@ -198,14 +198,14 @@ struct PostgresCustomStageTests {
         defer { ParcelPlan.unsizedCode = nil }
         try ThrowAwaySchema().use { place in
             try writeVersion1(place)
-            let before = try dump(place)
+            let before = try place.dump(rowsOf: ["Parcel"])
             #expect {
                 try openVersion2(place)
             } throws: { error in
                 let text = "\(error)"
                 return text.contains("Parcel.size is non-optional in ParcelV2 (2.0.0)") && text.contains("1 row of") && text.contains("didMigrate")
             }
-            #expect(try dump(place) == before)
+            #expect(try place.dump(rowsOf: ["Parcel"]) == before)
         }
     }
 
@@ -215,11 +215,11 @@ struct PostgresCustomStageTests {
         ParcelPlan.unsizedCode = nil
         try ThrowAwaySchema().use { place in
             try writeVersion1(place)
-            let before = try dump(place)
+            let before = try place.dump(rowsOf: ["Parcel"])
             let report = try PostgresStore.previewMigration(of: configuration(place), to: Schema(versionedSchema: ParcelV2.self), migrationPlan: ParcelPlan.self)
             #expect(report.succeeded, "\(report)")
             #expect(report.steps.first?.sql.contains { $0.contains("DROP COLUMN \"kilos\"") } == true)
-            #expect(try dump(place) == before)
+            #expect(try place.dump(rowsOf: ["Parcel"]) == before)
         }
     }
 
@@ -263,27 +263,9 @@ struct PostgresCustomStageTests {
         }
     }
 
-    private func columns(in place: ThrowAwaySchema) throws -> [String] {
-        try place.session().query(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = 'Parcel' ORDER BY ordinal_position"
-        ).map { try $0.decode(String.self) }
-    }
-
     private func notNull(in place: ThrowAwaySchema) throws -> [String] {
         try place.session().query(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = 'Parcel' AND is_nullable = 'NO' ORDER BY 1"
         ).map { try $0.decode(String.self) }
-    }
-
-    /// The schema's columns, indices, metadata and every row.
-    private func dump(_ place: ThrowAwaySchema) throws -> [String] {
-        let session = try place.session()
-        let columns = try session.query(
-            "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') FROM information_schema.columns WHERE table_schema = \(place.name) ORDER BY 1"
-        ).map { try $0.decode(String.self) }
-        let indices = try session.query("SELECT indexdef FROM pg_indexes WHERE schemaname = \(place.name) ORDER BY 1").map { try $0.decode(String.self) }
-        let metadata = try session.query(PostgresQuery(unsafeSQL: "SELECT key || '=' || value FROM \(PostgresNames.qualified("_osd_metadata", in: place.name)) ORDER BY 1")).map { try $0.decode(String.self) }
-        let rows = try session.query(PostgresQuery(unsafeSQL: "SELECT row_to_json(p)::text FROM \(PostgresNames.qualified("Parcel", in: place.name)) p ORDER BY \"_pk\"")).map { try $0.decode(String.self) }
-        return columns + indices + metadata + rows
     }
 }

@@ -203,7 +203,7 @@ struct PostgresMigrationTests {
             context.insert(CrateV3.Crate(label: "crate 7", weight: 100))
             try context.save()
             #expect(try context.fetchCount(FetchDescriptor<CrateV3.Crate>()) == 50)
-            #expect(try columns(of: "Crate", in: place).contains("weight"))
+            #expect(try place.columns(of: "Crate").contains("weight"))
         }
     }
 
@@ -213,7 +213,7 @@ struct PostgresMigrationTests {
         try ThrowAwaySchema().use { place in
             _ = try writeVersion1(place)
             _ = try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
-            let before = try columns(of: "Crate", in: place)
+            let before = try place.columns(of: "Crate")
             #expect {
                 try ModelContainer(for: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
             } throws: { error in
@@ -221,13 +221,13 @@ struct PostgresMigrationTests {
                 return text.contains("drops Crate.handling") && text.contains("pg_dump --schema=\(place.name)") && text.contains("allowsDestructiveMigration")
                     && text.contains("Nothing was changed")
             }
-            #expect(try columns(of: "Crate", in: place) == before)
+            #expect(try place.columns(of: "Crate") == before)
             #expect(try PostgresStore.readMetadata(in: place.name, session: place.session())?.versionIdentifier == "3.0.0")
             var destructive = configuration(place)
             destructive.allowsDestructiveMigration = true
             let context = ModelContext(try ModelContainer(for: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self, configurations: [destructive]))
             #expect(try context.fetchCount(FetchDescriptor<CrateV4.Crate>()) == 50)
-            #expect(try !columns(of: "Crate", in: place).contains("handling"))
+            #expect(try !place.columns(of: "Crate").contains("handling"))
         }
     }
 
@@ -248,7 +248,7 @@ struct PostgresMigrationTests {
     @Test func theDryRunReportsExactlyAndKeepsNothing() throws {
         try ThrowAwaySchema().use { place in
             _ = try writeVersion1(place)
-            let before = try dump(place)
+            let before = try place.dump(rowsOf: ["Crate"])
             let report = try PostgresStore.previewMigration(of: configuration(place), to: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self)
             #expect(report.succeeded, "\(report)")
             #expect(report.storeVersion == "1.0.0" && report.targetVersion == "3.0.0")
@@ -256,12 +256,12 @@ struct PostgresMigrationTests {
             #expect(report.steps[0].sql.contains { $0.contains("ADD COLUMN \"handling\" text DEFAULT 'standard'") })
             #expect(report.steps[1].sql.contains { $0.contains("RENAME COLUMN \"kilos\" TO \"weight\"") })
             #expect(!"\(report.storeURL)".contains("password"))
-            #expect(try dump(place) == before)
+            #expect(try place.dump(rowsOf: ["Crate"]) == before)
 
             // A step dropping values: refused as the real open would be, or, with the opt-in,
             // reported with the values it drops; kept neither way.
             _ = try ModelContainer(for: Schema(versionedSchema: CrateV3.self), migrationPlan: CratePlan.self, configurations: [configuration(place)])
-            let atVersion3 = try dump(place)
+            let atVersion3 = try place.dump(rowsOf: ["Crate"])
             let refused = try PostgresStore.previewMigration(of: configuration(place), to: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self)
             #expect(refused.refusal?.contains("pg_dump") == true)
             var destructive = configuration(place)
@@ -269,7 +269,7 @@ struct PostgresMigrationTests {
             let dropping = try PostgresStore.previewMigration(of: destructive, to: Schema(versionedSchema: CrateV4.self), migrationPlan: CratePlan.self)
             #expect(dropping.succeeded)
             #expect(dropping.steps.first?.droppedAttributes == [.init(entity: "Crate", attribute: "handling", storedValues: 50)])
-            #expect(try dump(place) == atVersion3)
+            #expect(try place.dump(rowsOf: ["Crate"]) == atVersion3)
         }
     }
 
@@ -296,24 +296,6 @@ struct PostgresMigrationTests {
             let container = try ModelContainer(for: Schema(versionedSchema: CrateV2.self), migrationPlan: CratePlan.self, configurations: [configuration])
             #expect(try ModelContext(container).fetchCount(FetchDescriptor<CrateV2.Crate>()) == 50)
         }
-    }
-
-    /// The schema's tables, columns and types, row counts and recorded metadata.
-    private func dump(_ place: ThrowAwaySchema) throws -> [String] {
-        let session = try place.session()
-        let columns = try session.query(
-            "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '') FROM information_schema.columns WHERE table_schema = \(place.name) ORDER BY 1"
-        ).map { try $0.decode(String.self) }
-        let indices = try session.query("SELECT indexdef FROM pg_indexes WHERE schemaname = \(place.name) ORDER BY 1").map { try $0.decode(String.self) }
-        let metadata = try session.query(PostgresQuery(unsafeSQL: "SELECT key || '=' || value FROM \(PostgresNames.qualified("_osd_metadata", in: place.name)) ORDER BY 1")).map { try $0.decode(String.self) }
-        let rows = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*)::text FROM \(PostgresNames.qualified("Crate", in: place.name))")).map { try $0.decode(String.self) }
-        return columns + indices + metadata + rows
-    }
-
-    private func columns(of table: String, in place: ThrowAwaySchema) throws -> [String] {
-        try place.session().query(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = \(place.name) AND table_name = \(table) ORDER BY ordinal_position"
-        ).map { try $0.decode(String.self) }
     }
 }
 

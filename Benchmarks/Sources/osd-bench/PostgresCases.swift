@@ -152,15 +152,8 @@ enum PostgresBench {
                 return n
             }, after: close)
         case "P5":
-            let users = Schema(versionedSchema: UsersV1.self)
-            let userConfiguration = PostgresConfiguration(schema: users, url: url, databaseSchema: schema)
-            return Job(before: {
-                let connection = try connect(url)
-                _ = try connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger).wait()
-                _ = try ModelContainer(for: users, migrationPlan: PlanG1.self, configurations: [userConfiguration])
-                try insertUsers(connection, schema: schema, count: n)
-                try connection.close().wait()
-            }, body: {
+            let userConfiguration = PostgresConfiguration(schema: Schema(versionedSchema: UsersV1.self), url: url, databaseSchema: schema)
+            return Job(before: { try freshUsers(url, userConfiguration, plan: PlanG1.self, count: n) }, body: {
                 switch driver {
                 case "ours":
                     handles.container = try ModelContainer(
@@ -182,16 +175,9 @@ enum PostgresBench {
                 return n
             }, after: close)
         case "P6", "P7":
-            let users = Schema(versionedSchema: UsersV1.self)
-            let userConfiguration = PostgresConfiguration(schema: users, url: url, databaseSchema: schema)
+            let userConfiguration = PostgresConfiguration(schema: Schema(versionedSchema: UsersV1.self), url: url, databaseSchema: schema)
             let servers = id == "P6" ? 1 : 4
-            return Job(before: {
-                let connection = try connect(url)
-                _ = try connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger).wait()
-                _ = try ModelContainer(for: users, migrationPlan: PlanG4.self, configurations: [userConfiguration])
-                try insertUsers(connection, schema: schema, count: n)
-                try connection.close().wait()
-            }, body: {
+            return Job(before: { try freshUsers(url, userConfiguration, plan: PlanG4.self, count: n) }, body: {
                 let failures = Failures()
                 DispatchQueue.concurrentPerform(iterations: servers) { _ in
                     do {
@@ -262,6 +248,15 @@ enum PostgresBench {
         migrations.add(AddFullName())
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         try migrator.setupIfNeeded().flatMap { migrator.prepareBatch() }.wait()
+    }
+
+    /// A new store of `count` users at version 1 of `plan` (its PostgreSQL schema dropped first).
+    static func freshUsers(_ url: URL, _ configuration: OpenSwiftDataPostgres.PostgresConfiguration, plan: any SchemaMigrationPlan.Type, count: Int) throws {
+        let connection = try connect(url)
+        defer { try? connection.close().wait() }
+        _ = try connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(configuration.databaseSchema)\" CASCADE"), logger: logger).wait()
+        _ = try ModelContainer(for: Schema(versionedSchema: UsersV1.self), migrationPlan: plan, configurations: [configuration])
+        try insertUsers(connection, schema: configuration.databaseSchema, count: count)
     }
 
     /// Inserts `count` users (our store's User table) in one statement.
