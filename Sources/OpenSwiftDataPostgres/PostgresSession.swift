@@ -110,6 +110,17 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// Calls `handler` with the payload of each notification sent to `channel` from now on, on a
+    /// thread of its own (never the connection's event loop, where a query would wait for
+    /// itself).
+    func listen(_ channel: String, _ handler: @escaping @Sendable (String) -> Void) throws {
+        connection.addListener(channel: channel) { _, notification in
+            let payload = notification.payload
+            DispatchQueue.global().async { handler(payload) }
+        }
+        try query(PostgresQuery(unsafeSQL: "LISTEN \(PostgresNames.quoted(channel))"))
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     ///
     /// Inside another transaction of the session (a migration's stage saving), `body` runs in a

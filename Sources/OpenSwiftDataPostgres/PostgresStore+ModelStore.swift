@@ -1,8 +1,8 @@
 import OpenSwiftData
 import PostgresNIO
 
-// The store behind a container's contexts: saves, erasing, commit notices; what PostgreSQL
-// does not have yet (persistent history) is refused by name.
+// The store behind a container's contexts: saves (recording their history), erasing, commit
+// notices across servers, and reading and pruning the history.
 extension PostgresStore: ModelStore {
     package var isReadOnly: Bool { configuration.isReadOnly }
 
@@ -29,11 +29,13 @@ extension PostgresStore: ModelStore {
                 var writer = PostgresRowWriter(
                     session: session, tables: tables, databaseSchema: configuration.databaseSchema, keySequences: keySequences)
                 var saved = SavedChanges()
+                var history: [StoreHistory.Change] = []
                 for batch in changes.batchDeletes {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition)
                     if case .oneStatement(reportingKeys: true) = batch.kind {
                         saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
                     }
+                    history += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
                 }
                 try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
                 // Updates before inserts: an insert that upserts over a changed stored row has
@@ -42,6 +44,11 @@ extension PostgresStore: ModelStore {
                 saved.insertedRowIDs = try writer.insert(changes.inserted)
                 try writer.clearJoinRows(ofInserted: changes.inserted)
                 try writer.writeRelationships(inserted: changes.inserted, updated: changes.updated)
+                // A migration's own writes are not history (as on SQLite).
+                if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
+                    history += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
+                    saved.historyTransaction = try self.history.record(history, author: changes.author, sender: commitSender, session: session)
+                }
                 return saved
             } }
             commitListeners.callAll()
@@ -69,33 +76,52 @@ extension PostgresStore: ModelStore {
         commitListeners.callAll()
     }
 
-    /// Calls `listener` after this process's saves to the store. (Other servers' saves are not
-    /// announced yet: `LISTEN`/`NOTIFY` comes with persistent history on PostgreSQL.)
+    /// Calls `listener` after each save to the store: at once for this container's, and, through
+    /// a connection that listens to the store's channel (opened for the first listener), for
+    /// other containers' and other servers'.
     package func watchCommits(_ listener: @escaping @Sendable () -> Void) throws -> CommitWatcher.Watch {
-        commitListeners.add(listener)
+        let listeners = commitListeners
+        try commitNotifications.start(
+            endpoint: sessions.endpoint, channel: history.channel, ignoring: commitSender, configuration: configuration.name
+        ) { listeners.callAll() }
+        return commitListeners.add(listener)
     }
 
     package func historyPosition() throws -> (last: Int64, prunedThrough: Int64) {
-        throw Self.noHistory(place)
+        try sessions.withSession { session in
+            try session.readOnlyTransaction { (try history.lastTransaction(session), try history.prunedThrough(session)) }
+        }
     }
 
     package func historySummaries(after transaction: Int64) throws -> (summaries: [StoreHistory.Summary], prunedThrough: Int64) {
-        throw Self.noHistory(place)
+        try sessions.withSession { session in
+            try session.readOnlyTransaction { (try history.summaries(after: transaction, session), try history.prunedThrough(session)) }
+        }
     }
 
     package func readHistory(
         where condition: SQLFragment?, orderBy: String?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
     ) throws -> [StoreHistory.Transaction] {
-        throw Self.noHistory(place)
+        try sessions.withSession { session in
+            try session.readOnlyTransaction {
+                try check(try history.prunedThrough(session))
+                return try history.read(where: condition, orderBy: orderBy, limit: limit, session)
+            }
+        }
     }
 
     package func deleteHistory(where condition: SQLFragment?) throws {
-        throw Self.noHistory(place)
-    }
-
-    private static func noHistory(_ place: String) -> SwiftDataError {
-        SwiftDataError.invalidTransactionFetchRequest.explaining(
-            "the PostgreSQL store \(place) records no persistent history yet (SQLite stores do); fetchHistory, deleteHistory and HistoryObserver need a SQLite store for now")
+        guard !isReadOnly else {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "the PostgreSQL store \(place) is read-only (its configuration has isReadOnly: true); no history was deleted")
+        }
+        try sessions.withSession { session in
+            try session.transaction {
+                // Under the history lock: a save recording meanwhile keeps its number.
+                try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(PostgresHistory.lockKey(configuration.databaseSchema))))")
+                try history.delete(where: condition, session)
+            }
+        }
     }
 
     /// The store's PostgreSQL schema and server, for messages; never the password.

@@ -37,6 +37,15 @@ public final class PostgresStore: DataStore, Sendable {
     let readsNullAsUnfilled: Bool
     /// What the migration run while opening did; `nil` when none ran.
     let migrationReport: MigrationReport?
+    /// Whether the store is a migration stage's, over the migration's transaction: its saves
+    /// record no history.
+    let isMigrating: Bool
+    /// The store's persistent history.
+    let history: PostgresHistory
+    /// What this store's saves send with their commit notice, so that its own are not heard twice.
+    let commitSender = UUID().uuidString
+    /// The connection that hears other containers' and servers' commits, once something watches.
+    let commitNotifications = PostgresCommitNotifications()
 
     /// Opens (creating it first when there is none) the store the configuration describes.
     ///
@@ -73,6 +82,8 @@ public final class PostgresStore: DataStore, Sendable {
         }
         currentColumnNames = [:]
         readsNullAsUnfilled = false
+        isMigrating = false
+        history = PostgresHistory(databaseSchema: configuration.databaseSchema)
         // The Query layer's SQL names tables unqualified.
         let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
         sessions = try PostgresSessionPool(first: session, maximum: configuration.maximumConnections) { try $0.query(searchPath) }
@@ -91,6 +102,8 @@ public final class PostgresStore: DataStore, Sendable {
         currentColumnNames: [String: [String: String]] = [:], readsNullAsUnfilled: Bool = false
     ) {
         self.readsNullAsUnfilled = readsNullAsUnfilled
+        isMigrating = true
+        history = PostgresHistory(databaseSchema: configuration.databaseSchema)
         self.configuration = configuration
         self.schema = schema
         self.identifier = identifier

@@ -3,8 +3,8 @@ import OpenSwiftData
 import OpenSwiftDataPostgres
 import Testing
 
-/// What observes a PostgreSQL store today: a ResultsObserver hears the saves of its own
-/// process; persistent history is refused by name; a read-only configuration refuses saves.
+/// Observing a PostgreSQL store: a ResultsObserver hears another context's saves; a read-only
+/// configuration refuses saves.
 @MainActor @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
 struct PostgresObservationTests {
     @Test func aResultsObserverHearsAnotherContextsSave() async throws {
@@ -21,19 +21,6 @@ struct PostgresObservationTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(observer.results.map(\.text) == ["a", "b"])
-    }
-
-    @Test func historyIsRefusedByNameOnPostgreSQL() throws {
-        let store = try Backend.postgres.store([Sample.self])
-        let container = try store.container()
-        #expect {
-            try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
-        } throws: { error in
-            "\(error)".contains("PostgreSQL store") && "\(error)".contains("persistent history")
-        }
-        #expect(throws: SwiftDataError.self) {
-            _ = try HistoryObserver(historyTokens: nil, observedModels: [Sample.self], authors: [], modelContainer: container)
-        }
     }
 
     @Test func aReadOnlyConfigurationReadsAndRefusesSaves() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenSwiftData
 import PostgresNIO
 import Testing
 @testable import OpenSwiftDataPostgres
@@ -40,6 +41,12 @@ struct PostgresServerProcessTests {
             #expect(try tallies.first?.decode(Int64.self) == 1)
             let stores = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(PostgresNames.qualified("_osd_metadata", in: place.name)) WHERE \"key\" = 'storeIdentifier'"))
             #expect(try stores.first?.decode(Int64.self) == 1)
+            // Every save is one history transaction, numbered once, holding its ticket.
+            let history = try ModelContext(try ModelContainer(for: Ticket.self, Tally.self, configurations: place.configuration(Ticket.self, Tally.self)))
+                .fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+            #expect(history.count == servers * saves)
+            #expect(Set(history.map(\.transactionIdentifier)).count == history.count)
+            #expect(history.allSatisfy { transaction in transaction.changes.contains { $0.changedPersistentIdentifier.entityName == "Ticket" } })
         }
     }
 

@@ -169,7 +169,7 @@ public struct StoreInspection: Codable, Sendable {
                     case .insert: return "insert \(change.entity) \(change.row)"
                     case .update: return "update \(change.entity) \(change.row) (\(change.updated.joined(separator: ", ")))"
                     case .delete:
-                        let kept = change.tombstone.map { "\($0.attribute): \($0.value)" }.joined(separator: ", ")
+                        let kept = change.tombstone.map { "\($0.attribute): \($0.value.databaseValue)" }.joined(separator: ", ")
                         return "delete \(change.entity) \(change.row)" + (kept.isEmpty ? "" : " {\(kept)}")
                     }
                 })

@@ -29,11 +29,11 @@ extension SQLiteStore {
                         // The keys come back for the history too.
                         let deleted = try writer.deleteRows(of: batch.table, where: condition, reportingKeys: reportingKeys || !isMigrating)
                         if reportingKeys { saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted }
-                        history += deleted.map { StoreHistory.Change(kind: .delete, entity: batch.table.entity.name, row: $0) }
+                        history += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
                     case .applyingDeleteRules:
                         var cascade = CascadingDelete(db: db, tables: tables)
                         for (entity, rows) in try cascade.run(from: batch.table, where: condition, reportingKeys: !isMigrating) {
-                            history += rows.map { StoreHistory.Change(kind: .delete, entity: entity, row: $0) }
+                            history += StoreHistory.changes(ofBatchDelete: rows, entity: entity, in: changes)
                         }
                     }
                 }
@@ -57,16 +57,8 @@ extension SQLiteStore {
                 for state in changes.updated {
                     try writer.writeRelationships(of: state, onlyChanged: true)
                 }
-                if !isMigrating, Self.recordsHistory.load(ordering: .relaxed) {
-                    history += try changes.deleted.map { try historyOfDelete($0) }
-                    history += changes.updated.map { state in
-                        StoreHistory.Change(
-                            kind: .update, entity: state.layout.entityName, row: state.rowID ?? 0,
-                            updated: state.layout.properties.indices.filter(state.changedProperties.contains).map { state.layout.properties[$0].name })
-                    }
-                    history += zip(changes.inserted, saved.insertedRowIDs).map {
-                        StoreHistory.Change(kind: .insert, entity: $0.layout.entityName, row: $1)
-                    }
+                if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
+                    history += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
                     if !history.isEmpty {
                         saved.historyTransaction = try StoreHistory.record(
                             history, author: changes.author, tablesExist: historyTablesExist.load(ordering: .relaxed), in: db)
@@ -86,20 +78,6 @@ extension SQLiteStore {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
         }
-    }
-
-    /// A deleted model's change, its tombstone holding the stored form of each attribute
-    /// marked `.preserveValueOnDeletion`.
-    private func historyOfDelete(_ state: ModelState) throws -> StoreHistory.Change {
-        var change = StoreHistory.Change(kind: .delete, entity: state.layout.entityName, row: state.rowID ?? 0)
-        guard let table = tables[state.layout.entityName] else { return change }
-        for column in table.columns where state.hasValue(at: column.propertyIndex) {
-            guard let attribute = state.layout.properties[column.propertyIndex].marker as? Schema.Attribute,
-                  attribute.options.contains(.preserveValueOnDeletion)
-            else { continue }
-            change.tombstone.append((column.name, try table.encode(state, column)))
-        }
-        return change
     }
 
     static func tableAndKeyOrder(_ first: ModelState, _ second: ModelState) -> Bool {

@@ -48,10 +48,6 @@ final class SQLiteStore: ModelStore {
     /// Whether stores opened from now on count their queries.
     static let countsQueries = Atomic<Bool>(false)
 
-    /// Whether saves record persistent history: always, but for the benchmark that measures
-    /// what recording costs.
-    static let recordsHistory = Atomic<Bool>(true)
-
     /// How long a save waits for another connection (another container on the same file, or
     /// another process) to finish writing before it fails, in seconds. Saves through one
     /// container never wait on this: its writes take turns on one connection.

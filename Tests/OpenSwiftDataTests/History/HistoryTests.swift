@@ -80,6 +80,22 @@ import Testing
         #expect(Array(delete.tombstone).count == 1)
     }
 
+    /// A batch delete of models the context holds records each row once, with its tombstone.
+    @Test func aBatchDeleteOfHeldModelsRecordsEachRowOnce() throws {
+        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: temporaryStoreURL("memos"))))
+        for index in 0..<3 { context.insert(Memo(title: "memo \(index)", code: "C\(index)")) }
+        try context.save()
+        try context.delete(model: Memo.self)
+        try context.save()
+        let last = try #require(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last)
+        #expect(last.changes.count == 3)
+        let codes = last.changes.compactMap { change -> String? in
+            guard case .delete(let delete as DefaultHistoryDelete<Memo>) = change else { return nil }
+            return delete.tombstone[\Memo.code] as? String
+        }
+        #expect(codes.sorted() == ["C0", "C1", "C2"])
+    }
+
     /// A widget keeps the token of what it has seen in a file, and fetches what came after.
     @Test func aTokenKeptAsJSONFetchesWhatCameAfter() throws {
         let url = temporaryStoreURL("memos")

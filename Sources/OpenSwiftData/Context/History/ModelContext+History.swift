@@ -102,7 +102,7 @@ extension ModelContext {
                 let table = store.tables[recorded.entity]
                 let values = recorded.tombstone.compactMap { attribute, stored -> (AnyKeyPath, Any)? in
                     guard let column = table?.columns.first(where: { $0.name == attribute }),
-                          let value = try? column.codec.decode(StoredValue(stored))
+                          let value = try? column.codec.decode(stored)
                     else { return nil }
                     return (layout.properties[column.propertyIndex].keyPath, value)
                 }

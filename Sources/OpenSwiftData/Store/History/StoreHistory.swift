@@ -21,10 +21,10 @@ import GRDB
 /// Migrations' own writes are not recorded: a migration changes what rows mean, and history
 /// from before it keeps naming the rows and properties as they were.
 package enum StoreHistory {
-    static let transactionsTable = "_osd_history_transactions"
-    static let changesTable = "_osd_history_changes"
-    static let tombstonesTable = "_osd_history_tombstones"
-    static let prunedTable = "_osd_history_pruned"
+    package static let transactionsTable = "_osd_history_transactions"
+    package static let changesTable = "_osd_history_changes"
+    package static let tombstonesTable = "_osd_history_tombstones"
+    package static let prunedTable = "_osd_history_pruned"
 
     /// The tables history keeps, for the check of what a store may hold.
     static let tableNames: Set<String> = [transactionsTable, changesTable, tombstonesTable, prunedTable]
@@ -43,30 +43,15 @@ package enum StoreHistory {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    enum Kind: Int64 {
-        case insert = 0, update = 1, delete = 2
-    }
-
-    /// One change of a save, as recorded.
-    struct Change {
-        var kind: Kind
-        var entity: String
-        var row: Int64
-        /// An update's changed properties.
-        var updated: [String] = []
-        /// A delete's preserved attribute values.
-        var tombstone: [(attribute: String, value: DatabaseValue)] = []
-    }
-
     /// The identifier of the change at `ordinal` in transaction `transaction`.
-    static func changeIdentifier(transaction: Int64, ordinal: Int64) -> Int64 {
+    package static func changeIdentifier(transaction: Int64, ordinal: Int64) -> Int64 {
         transaction << 32 | ordinal
     }
 
     /// Who saves: this process's bundle identifier (its executable's name where it has none)
     /// and process identifier.
-    static let bundleIdentifier = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-    static let processIdentifier = String(ProcessInfo.processInfo.processIdentifier)
+    package static let bundleIdentifier = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    package static let processIdentifier = String(ProcessInfo.processInfo.processIdentifier)
 
     static func createTables(in db: Database) throws {
         try db.execute(sql: """
@@ -93,41 +78,15 @@ package enum StoreHistory {
         let transaction = db.lastInsertedRowID
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(changesTable.quotedDatabaseIdentifier) (\"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\") VALUES (?, ?, ?, ?, ?, ?, ?)")
-        var start = 0
-        while start < changes.count {
-            let first = changes[start]
-            var end = start + 1
-            while end < changes.count, changes[end].kind == first.kind, changes[end].entity == first.entity,
-                  changes[end].row == changes[end - 1].row + 1, changes[end].updated == first.updated {
-                end += 1
-            }
-            try insert.execute(arguments: [
-                transaction, Int64(start), first.kind.rawValue, first.entity, first.row, Int64(end - start),
-                first.updated.isEmpty ? nil : first.updated.joined(separator: ","),
-            ])
-            start = end
+        for run in runs(of: changes) {
+            try insert.execute(arguments: [transaction, run.ordinal, run.kind.rawValue, run.entity, run.firstRow, run.count, run.updated])
         }
-        let tombstones = changes.enumerated().filter { !$0.element.tombstone.isEmpty }
-        if !tombstones.isEmpty {
-            let tombstone = try db.cachedStatement(
-                sql: "INSERT INTO \(tombstonesTable.quotedDatabaseIdentifier) (\"transactionID\", \"ordinal\", \"attribute\", \"value\") VALUES (?, ?, ?, ?)")
-            for (ordinal, change) in tombstones {
-                for (attribute, value) in change.tombstone {
-                    try tombstone.execute(arguments: [transaction, Int64(ordinal), attribute, value])
-                }
-            }
+        let tombstone = try db.cachedStatement(
+            sql: "INSERT INTO \(tombstonesTable.quotedDatabaseIdentifier) (\"transactionID\", \"ordinal\", \"attribute\", \"value\") VALUES (?, ?, ?, ?)")
+        for value in tombstoneValues(of: changes) {
+            try tombstone.execute(arguments: [transaction, value.ordinal, value.attribute, value.value.databaseValue])
         }
         return transaction
-    }
-
-    /// A recorded transaction and its changes, as read back.
-    package struct Transaction {
-        let id: Int64
-        let timestamp: Date
-        let author: String?
-        let bundle: String
-        let process: String
-        var changes: [(id: Int64, change: Change)] = []
     }
 
     /// The highest transaction number ``delete(where:in:)`` removed; 0 when none was.
@@ -173,31 +132,22 @@ package enum StoreHistory {
         guard !transactions.isEmpty else { return [] }
         let position = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
         let ids = "[" + transactions.map { String($0.id) }.joined(separator: ",") + "]"
-        var tombstones: [Int64: [(String, DatabaseValue)]] = [:]
+        var tombstones: [Int64: [(attribute: String, value: StoredValue)]] = [:]
         for row in try Row.fetchAll(
             db,
             sql: "SELECT \"transactionID\", \"ordinal\", \"attribute\", \"value\" FROM \(tombstonesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?))",
             arguments: [ids])
         {
-            tombstones[changeIdentifier(transaction: row[0], ordinal: row[1]), default: []].append((row[2], row[3]))
+            tombstones[changeIdentifier(transaction: row[0], ordinal: row[1]), default: []].append((row[2], StoredValue(row[3] as DatabaseValue)))
         }
         for row in try Row.fetchAll(
             db,
             sql: "SELECT \"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\" FROM \(changesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?)) ORDER BY \"transactionID\", \"ordinal\"",
             arguments: [ids])
         {
-            let transaction: Int64 = row[0]
-            let ordinal: Int64 = row[1]
-            guard let index = position[transaction], let kind = Kind(rawValue: row[2]) else { continue }
-            let entity: String = row[3]
-            let firstRow: Int64 = row[4]
-            let count: Int64 = row[5]
-            let updated = (row[6] as String?).map { $0.split(separator: ",").map(String.init) } ?? []
-            for offset in 0..<count {
-                let id = changeIdentifier(transaction: transaction, ordinal: ordinal + offset)
-                transactions[index].changes.append(
-                    (id, Change(kind: kind, entity: entity, row: firstRow + offset, updated: updated, tombstone: tombstones[id] ?? [])))
-            }
+            guard let index = position[row[0]], let kind = Kind(rawValue: row[2]) else { continue }
+            let run = Run(ordinal: row[1], kind: kind, entity: row[3], firstRow: row[4], count: row[5], updated: row[6])
+            transactions[index].append(run, tombstones: tombstones)
         }
         return transactions
     }
@@ -208,13 +158,6 @@ package enum StoreHistory {
         guard try db.tableExists(transactionsTable) else { return 0 }
         let newest = try Int64.fetchOne(db, sql: "SELECT MAX(\"id\") FROM \(transactionsTable.quotedDatabaseIdentifier)") ?? 0
         return max(newest, try prunedThrough(in: db))
-    }
-
-    /// A transaction as an observer filters it: who saved, and which entities it changed.
-    package struct Summary {
-        let id: Int64
-        let author: String?
-        var entities: Set<String>
     }
 
     /// The transactions after number `transaction`, oldest first, with the entities they changed.
