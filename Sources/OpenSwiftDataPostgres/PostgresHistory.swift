@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import PostgresNIO
+import Synchronization
 
 /// The persistent history of a PostgreSQL store: the SQLite store's layout (`StoreHistory`: a
 /// transaction per save that changed the store, its changes as runs, the preserved values of
@@ -13,8 +14,14 @@ import PostgresNIO
 /// lower number committing later. The save also notifies the store's channel
 /// (``channel``), which other servers' observers listen to; PostgreSQL delivers it at commit,
 /// and not at all when the save rolls back.
-struct PostgresHistory {
+final class PostgresHistory: Sendable {
     let databaseSchema: String
+    /// Whether a recording save has committed, so the tables are there.
+    private let tablesMade = Atomic<Bool>(false)
+
+    init(databaseSchema: String) {
+        self.databaseSchema = databaseSchema
+    }
 
     /// The `LISTEN`/`NOTIFY` channel of the store's commits.
     var channel: String {
@@ -32,22 +39,24 @@ struct PostgresHistory {
 
     /// Records a save's changes as one transaction, last in the save's transaction; returns its
     /// number, or `nil` when there was nothing to record. Notifies ``channel`` with `sender`.
+    ///
+    /// One statement takes the lock, numbers the transaction, writes its runs and tombstones and
+    /// notifies: one round trip per save (and, until the tables are known to be there, a few more
+    /// to make them).
     func record(_ recorded: [StoreHistory.Change], author: String?, sender: String, session: PostgresSession) throws -> Int64? {
         guard !recorded.isEmpty else { return nil }
-        try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(Self.lockKey(databaseSchema))))")
-        try createTables(session)
+        let lock = "SELECT pg_advisory_xact_lock(\(Self.lockKey(databaseSchema)))"
+        if !tablesMade.load(ordering: .relaxed) {
+            try session.query(PostgresQuery(unsafeSQL: lock))
+            try createTables(session)
+        }
+        let runs = StoreHistory.runs(of: recorded)
+        let values = StoreHistory.tombstoneValues(of: recorded)
         var binds = PostgresBindings()
         binds.append(Date().timeIntervalSinceReferenceDate)
         binds.append(author)
         binds.append(StoreHistory.bundleIdentifier)
         binds.append(StoreHistory.processIdentifier)
-        let inserted = try session.query(PostgresQuery(
-            unsafeSQL: "INSERT INTO \(transactions) (\"timestamp\", \"author\", \"bundle\", \"process\") VALUES ($1, $2, $3, $4) RETURNING \"id\"",
-            binds: binds))
-        let transaction = try inserted.first?.decode(Int64.self) ?? 0
-        let runs = StoreHistory.runs(of: recorded)
-        binds = PostgresBindings()
-        binds.append(transaction)
         binds.append(runs.map(\.ordinal))
         binds.append(runs.map(\.kind.rawValue))
         binds.append(runs.map(\.entity))
@@ -55,23 +64,31 @@ struct PostgresHistory {
         binds.append(runs.map(\.count))
         // An update's property names are never empty: "" stands for none.
         binds.append(runs.map { $0.updated ?? "" })
-        try session.query(PostgresQuery(
-            unsafeSQL: "INSERT INTO \(changes) (\"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\") SELECT $1, o, k, e, f, c, nullif(u, '') FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::text[]) AS r(o, k, e, f, c, u)",
+        binds.append(values.map(\.ordinal))
+        binds.append(values.map(\.attribute))
+        binds.append(values.map { Self.kind(of: $0.value) })
+        binds.append(values.map { Self.text(of: $0.value) ?? "" })
+        binds.append(channel)
+        binds.append(sender)
+        // The transaction's number is taken after the lock (its row is made from the lock's).
+        let rows = try session.query(PostgresQuery(
+            unsafeSQL: """
+                WITH l AS (\(lock)),
+                t AS (INSERT INTO \(transactions) ("timestamp", "author", "bundle", "process") SELECT $1, $2, $3, $4 FROM l RETURNING "id"),
+                c AS (INSERT INTO \(changes) ("transactionID", "ordinal", "kind", "entity", "firstRow", "count", "updated")
+                    SELECT t."id", r.o, r.k, r.e, r.f, r.n, nullif(r.u, '') FROM t, unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::bigint[], $10::text[]) AS r(o, k, e, f, n, u)),
+                v AS (INSERT INTO \(tombstones) ("transactionID", "ordinal", "attribute", "kind", "value")
+                    SELECT t."id", r.o, r.a, r.k, r.v FROM t, unnest($11::bigint[], $12::text[], $13::bigint[], $14::text[]) AS r(o, a, k, v)),
+                s AS (SELECT pg_notify($15, $16) FROM t)
+                SELECT t."id" FROM t, s
+                """,
             binds: binds))
-        let values = StoreHistory.tombstoneValues(of: recorded)
-        if !values.isEmpty {
-            binds = PostgresBindings()
-            binds.append(transaction)
-            binds.append(values.map(\.ordinal))
-            binds.append(values.map(\.attribute))
-            binds.append(values.map { Self.kind(of: $0.value) })
-            binds.append(values.map { Self.text(of: $0.value) ?? "" })
-            try session.query(PostgresQuery(
-                unsafeSQL: "INSERT INTO \(tombstones) (\"transactionID\", \"ordinal\", \"attribute\", \"kind\", \"value\") SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[])",
-                binds: binds))
-        }
-        try session.query("SELECT pg_notify(\(channel), \(sender))")
-        return transaction
+        return try rows.first?.decode(Int64.self)
+    }
+
+    /// Notes that a recording save committed: the tables are there from now on.
+    func noteTablesMade() {
+        tablesMade.store(true, ordering: .relaxed)
     }
 
     /// Makes the tables when they are not there; the caller holds the history lock.

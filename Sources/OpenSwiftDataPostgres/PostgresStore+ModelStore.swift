@@ -51,6 +51,7 @@ extension PostgresStore: ModelStore {
                 }
                 return saved
             } }
+            if saved.historyTransaction != nil { history.noteTablesMade() }
             commitListeners.callAll()
             return saved
         } catch let error as SwiftDataError {

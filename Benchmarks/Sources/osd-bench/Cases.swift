@@ -114,6 +114,10 @@ let allCases: [BenchCase] = [
               quick: [100_000, 1_000_000], full: [100_000, 1_000_000], constantTime: true),
     BenchCase(id: "P6", title: "PostgreSQL G4: open a V1 store of N users with V4, fullName = first + \" \" + surname filled by a transform (postgres-nio: ADD COLUMN, read every row, one UPDATE … FROM unnest; fluent: a Migration adding the field, then each user updated in one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
               quick: [100_000], full: [100_000, 1_000_000]),
+    BenchCase(id: "P8", title: "PostgreSQL commit cost: N single-item saves (postgres-nio: one INSERT each; ours-no-history: without recording persistent history)", drivers: ["postgres-nio", "ours-no-history", "ours"],
+              quick: [1_000], full: [1_000]),
+    BenchCase(id: "P9", title: "PostgreSQL change noticed: N single-item saves, each waited for until a HistoryObserver of another container counts it, through LISTEN/NOTIFY (ours-unwatched: the saves alone)", drivers: ["ours-unwatched", "ours"],
+              quick: [100], full: [100]),
     BenchCase(id: "P7", title: "PostgreSQL: 4 servers start together on a V1 store of N users needing G4; until all four are open (postgres-nio: each takes an advisory lock, checks for the column, the first migrates; Fluent's Migrator takes no lock, so it has no safe form)", drivers: ["postgres-nio", "ours"],
               quick: [100_000], full: [100_000, 1_000_000]),
 ]

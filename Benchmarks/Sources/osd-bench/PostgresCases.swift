@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import Observation
 @_spi(Benchmarks) import OpenSwiftData
 import OpenSwiftDataPostgres
 import PostgresNIO
@@ -174,6 +175,55 @@ enum PostgresBench {
                 }
                 return n
             }, after: close)
+        case "P8":
+            return Job(before: {
+                try fresh(seed: 0)
+                if driver == "ours-no-history" { ModelContainer.recordsPersistentHistory = false }
+                handles.container = try ModelContainer(for: models, configurations: [configuration])
+                if driver == "postgres-nio" { try open() }
+            }, body: {
+                if driver == "postgres-nio" {
+                    for i in 0..<n {
+                        var binds = PostgresBindings()
+                        for _ in 0..<10 { binds.append(i) }
+                        _ = try handles.connection!.query(PostgresQuery(
+                            unsafeSQL: "INSERT INTO \"Item\" (\(itemColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", binds: binds), logger: logger).wait()
+                    }
+                } else {
+                    let context = ModelContext(handles.container!)
+                    for i in 0..<n {
+                        context.insert(ItemsV1.Item(i))
+                        try context.save()
+                    }
+                }
+                return n
+            }, after: close)
+        case "P9":
+            let observed = ObservedContainer()
+            return Job(before: {
+                try fresh(seed: 0)
+                handles.container = try ModelContainer(for: models, configurations: [configuration])
+                if driver == "ours" {
+                    observed.container = try ModelContainer(for: models, configurations: [configuration])
+                    observed.observer = try HistoryObserver(modelContainer: observed.container!)
+                }
+            }, body: {
+                let context = ModelContext(handles.container!)
+                for i in 0..<n {
+                    let noticed = DispatchSemaphore(value: 0)
+                    if let observer = observed.observer {
+                        withObservationTracking { _ = observer.eventCounter } onChange: { noticed.signal() }
+                    }
+                    context.insert(ItemsV1.Item(i))
+                    try context.save()
+                    if observed.observer != nil { noticed.wait() }
+                }
+                return n
+            }, after: {
+                observed.observer = nil
+                observed.container = nil
+                close()
+            })
         case "P6", "P7":
             let userConfiguration = PostgresConfiguration(schema: Schema(versionedSchema: UsersV1.self), url: url, databaseSchema: schema)
             let servers = id == "P6" ? 1 : 4
@@ -338,6 +388,12 @@ final class FluentUser: FluentKit.Model, @unchecked Sendable {
     @Field(key: "fullName") var fullName: String
 
     init() {}
+}
+
+/// P9's second container, whose observer waits for the first one's saves.
+final class ObservedContainer {
+    var container: ModelContainer?
+    var observer: HistoryObserver?
 }
 
 /// Errors of the servers of one run, recorded from their threads.
