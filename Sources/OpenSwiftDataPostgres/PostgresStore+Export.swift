@@ -30,24 +30,34 @@ extension PostgresStore {
                 guard let recorded = schema.entitiesByName[name] else {
                     throw SwiftDataError.loadIssueModelContainer.explaining("\(place) has no entity \(name)")
                 }
-                let root = recorded.rootEntity
-                let storage = Dictionary(
-                    root.selfAndDescendants.flatMap(\.attributesInOrder).compactMap { attribute in attribute.storageType.map { (attribute.name, $0) } },
-                    uniquingKeysWith: { first, _ in first })
-                let selected = tables.columns(ofTableOf: root).filter { !$0.constraints.contains("GENERATED ALWAYS AS (") }
-                let kinds: [StorageType] = selected.map { column in
-                    column.name == "_entity" ? .string : storage[column.name] ?? .int64
-                }
-                try columns(selected.map(\.name))
                 var condition = ""
                 if recorded.superentity != nil {
                     condition = " WHERE \"_entity\" IN (\(recorded.selfAndDescendants.map { PostgresNames.literal($0.name) }.joined(separator: ", ")))"
                 }
-                let list = zip(selected, kinds).map { PostgresValues.selected(PostgresNames.quoted($0.name), for: $1) }.joined(separator: ", ")
-                for row in try session.query(PostgresQuery(unsafeSQL: "SELECT \(list) FROM \(tables.table(root.name))\(condition) ORDER BY \"_pk\"")) {
-                    try body(try zip(row, kinds).map { try PostgresValues.stored($0, as: $1) })
-                }
+                let (names, rows) = try storedRows(ofTableOf: recorded.rootEntity, condition, tables: tables, session: session)
+                try columns(names)
+                for row in rows { try body(row) }
             }
         }
+    }
+
+    /// The columns (but for a date's `timestamptz` twin) and rows, in key order, of the table of
+    /// the hierarchy (or flat entity) `root`, as the SQLite store's stored values; `condition`
+    /// (an SQL `WHERE`, or empty) selects the rows.
+    static func storedRows(
+        ofTableOf root: Schema.Entity, _ condition: String, tables: PostgresTables, session: PostgresSession
+    ) throws -> (columns: [String], rows: [[StoredValue]]) {
+        let storage = Dictionary(
+            root.selfAndDescendants.flatMap(\.attributesInOrder).compactMap { attribute in attribute.storageType.map { (attribute.name, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        let selected = tables.columns(ofTableOf: root).filter { !$0.constraints.contains("GENERATED ALWAYS AS (") }
+        let kinds: [StorageType] = selected.map { column in
+            column.name == "_entity" ? .string : storage[column.name] ?? .int64
+        }
+        let list = zip(selected, kinds).map { PostgresValues.selected(PostgresNames.quoted($0.name), for: $1) }.joined(separator: ", ")
+        let rows = try session.query(PostgresQuery(unsafeSQL: "SELECT \(list) FROM \(tables.table(root.name))\(condition) ORDER BY \"_pk\"")).map { row in
+            try zip(row, kinds).map { try PostgresValues.stored($0, as: $1) }
+        }
+        return (selected.map(\.name), rows)
     }
 }

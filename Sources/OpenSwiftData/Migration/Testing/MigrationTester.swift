@@ -128,18 +128,31 @@ public final class MigrationTester {
     public func verifyEveryPath(
         sampleRowsPerEntity: Int = 100, sampleValue: ((SampleValueRequest) -> Any?)? = nil
     ) throws -> [MigrationPathCheck] {
+        try verifyEveryPath(sampleRowsPerEntity: sampleRowsPerEntity, sampleValue: sampleValue, in: SampleStoreFiles(tester: self))
+    }
+
+    /// ``verifyEveryPath(sampleRowsPerEntity:sampleValue:)`` with its sample stores in `stores`
+    /// (another database's).
+    package func verifyEveryPath<Stores: SampleStores>(
+        sampleRowsPerEntity: Int, sampleValue: ((SampleValueRequest) -> Any?)?, in stores: Stores
+    ) throws -> [MigrationPathCheck] {
         let versions = try checkedVersions()
         var problems = MigrationVerificationError.Problem.cloudKit(versions, cloudKitDatabase)
         var checks: [MigrationPathCheck] = []
+        let newest = versions[versions.count - 1]
         for (index, version) in versions.enumerated().dropLast() {
-            let url = folder.appendingPathComponent("samples-\(UUID().uuidString)/\(version.type).store")
+            let writer = SampleStoreWriter(schema: version.schema, rowsPerEntity: sampleRowsPerEntity, ask: sampleValue)
+            let place: Stores.Place
             do {
-                try makeStore(at: version.type, url: url, sampleRowsPerEntity: sampleRowsPerEntity, sampleValue: sampleValue)
+                place = try stores.makeStore(at: version.type) { try writer.fill($0) }
             } catch {
                 problems.append(.init(version: version.name, message: "a sample store could not be written: \(Self.explanation(of: error))"))
                 continue
             }
-            let outcome = check(storeAt: url, writtenBy: index, named: version.name, versions: versions)
+            defer { stores.remove(place) }
+            let outcome = check(named: version.name, writtenBy: index, versions: versions) {
+                try stores.migrated(place, writtenBy: version.schema, to: newest.type, plan: plan)
+            }
             problems += outcome.problems
             if let check = outcome.check { checks.append(check) }
         }
@@ -189,7 +202,9 @@ public final class MigrationTester {
                     "records version \(metadata.versionIdentifier) but matches no version of \(plan); it differs from the nearest, \(nearest.version.name), by: \(nearest.difference). Declare the version it was written with as it shipped"))
                 continue
             }
-            let outcome = check(storeAt: copy, writtenBy: index, named: "\(name) (\(versions[index].name))", versions: versions)
+            let outcome = check(named: "\(name) (\(versions[index].name))", writtenBy: index, versions: versions) {
+                try migratedCopy(of: copy, writtenBy: versions[index].schema, to: versions[versions.count - 1].type)
+            }
             problems += outcome.problems
             if let check = outcome.check { checks.append(check) }
         }
@@ -199,35 +214,46 @@ public final class MigrationTester {
 
     // MARK: Checking one path
 
-    /// Migrates a copy of the store at `url`, written by the version at `index`, to the newest
-    /// version and compares the values.
+    /// The values of the store file at `url`, written by `version`, and of a copy of it migrated
+    /// to `newest`, with the migration's report.
+    func migratedCopy(
+        of url: URL, writtenBy version: Schema, to newest: any VersionedSchema.Type
+    ) throws -> (before: StoredRows, report: MigrationReport, after: StoredRows) {
+        let before = try StoredRows.read(url, entities: version.entities.map(\.name))
+        let copy = try copyOf(url)
+        let report = try migrateCopy(copy, to: newest)
+        return (before, report, try StoredRows.read(copy, entities: Schema(versionedSchema: newest).entities.map(\.name)))
+    }
+
+    /// Where sample store files go: the tester's folder, removed with it.
+    func sampleStoreURL(for version: any VersionedSchema.Type) -> URL {
+        folder.appendingPathComponent("samples-\(UUID().uuidString)/\(version).store")
+    }
+
+    /// Compares the values a store written by the version at `index` held with those it holds
+    /// once `migrate` has migrated it to the newest version.
     private func check(
-        storeAt url: URL, writtenBy index: Int, named name: String, versions: [PlanVersions.Version]
+        named name: String, writtenBy index: Int, versions: [PlanVersions.Version],
+        migrate: () throws -> (before: StoredRows, report: MigrationReport, after: StoredRows)
     ) -> (problems: [MigrationVerificationError.Problem], check: MigrationPathCheck?) {
-        let newest = versions[versions.count - 1]
-        let before: StoredRows
-        let report: MigrationReport
         do {
-            before = try StoredRows.read(url, entities: versions[index].schema.entities.map(\.name))
-            let copy = try copyOf(url)
-            report = try migrateCopy(copy, to: newest.type)
-            let after = try StoredRows.read(copy, entities: newest.schema.entities.map(\.name))
+            let (before, report, after) = try migrate()
             let comparison = ValueLineage(versions: versions, from: index, plan: plan).compare(before, after)
             return (comparison.losses.map { .init(version: name, message: $0) },
                     MigrationPathCheck(source: name, report: report, changesByStages: comparison.changesByStages))
         } catch {
-            return ([.init(version: name, message: "migrating to \(newest.name) failed: \(Self.explanation(of: error))")], nil)
+            return ([.init(version: name, message: "migrating to \(versions[versions.count - 1].name) failed: \(Self.explanation(of: error))")], nil)
         }
     }
 
-    private func migrateCopy(_ copy: URL, to version: any VersionedSchema.Type) throws -> MigrationReport {
+    func migrateCopy(_ copy: URL, to version: any VersionedSchema.Type) throws -> MigrationReport {
         let container = try ModelContainer(
             for: Schema(versionedSchema: version), migrationPlan: plan, configurations: ModelConfiguration(url: copy))
         if let report = container.migrationReports.first { return report }
         return MigrationReport(storeURL: copy, storeVersion: version.versionIdentifier.description, targetVersion: version.versionIdentifier.description)
     }
 
-    private func copyOf(_ url: URL) throws -> URL {
+    func copyOf(_ url: URL) throws -> URL {
         let copy = folder.appendingPathComponent("copy-\(UUID().uuidString)").appendingPathComponent(url.lastPathComponent)
         try StoreCopy.copy(storeAt: url, to: copy)
         return copy
@@ -240,7 +266,7 @@ public final class MigrationTester {
         }
     }
 
-    private func checkedVersions() throws -> [PlanVersions.Version] {
+    func checkedVersions() throws -> [PlanVersions.Version] {
         do {
             return try PlanVersions(validating: plan).versions
         } catch {

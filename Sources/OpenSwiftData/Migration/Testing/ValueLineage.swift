@@ -1,5 +1,3 @@
-import GRDB
-
 /// Follows each entity and attribute of a plan's newest version back, step by step (by name
 /// or `originalName`), to the version a store was written by, and compares the values the store
 /// held with those it holds after the migration: what ``MigrationTester`` checks.
@@ -90,10 +88,10 @@ struct ValueLineage {
     /// How many rows held a value (not `NULL`) in `old` that the same row no longer holds in
     /// `new`; rows no longer there are counted apart.
     private func countDiffering(
-        _ before: [Int64: [String: DatabaseValue]], _ after: [Int64: [String: DatabaseValue]], old: String, new: String
+        _ before: [Int64: [String: StoredValue]], _ after: [Int64: [String: StoredValue]], old: String, new: String
     ) -> Int {
         before.reduce(0) { count, entry in
-            guard let value = entry.value[old], !value.isNull, let row = after[entry.key], let kept = row[new] else { return count }
+            guard let value = entry.value[old], value != .null, let row = after[entry.key], let kept = row[new] else { return count }
             return kept == value ? count : count + 1
         }
     }
