@@ -18,9 +18,10 @@ import PostgresNIO
 ///
 /// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
 /// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
-/// copy beside it, so the refusal says to take a dump first. What it cannot do (a class
-/// hierarchy's table, an external-storage move; and, as on SQLite, a type change) is refused
-/// before any table changes or any stage's code runs, naming each change.
+/// copy beside it, so the refusal says to take a dump first. What it cannot do (a flat entity's
+/// rows moving into a hierarchy, a subentity removed, an external-storage move; and, as on
+/// SQLite, a type change and other hierarchy changes) is refused before any table changes or
+/// any stage's code runs, naming each change.
 struct PostgresMigration {
     let steps: [PlannedSchemaStep]
     let databaseSchema: String
@@ -62,12 +63,6 @@ struct PostgresMigration {
         // A stage's code fills what a lightweight step cannot invent.
         var refusals = step.isCustom ? comparison.blockersNoStageResolves : comparison.blockers
         let oldByName = step.from.entitiesByName
-        let touchesHierarchy = step.to.entities.contains { entity in
-            entity.superentity != nil || !entity.subentities.isEmpty || oldByName[entity.name].map { $0.superentity != nil || !$0.subentities.isEmpty } == true
-        }
-        if touchesHierarchy, !comparison.changes.isEmpty {
-            refusals.append("the step changes a class hierarchy's table, which a PostgreSQL store does not migrate yet")
-        }
         let layouts = TableLayout.layouts(of: step.to)
         var plan = StepPlan()
         var statements: [String] = []
@@ -75,7 +70,11 @@ struct PostgresMigration {
         var later: [String] = []
         var dropped: [(entity: String, attribute: String?)] = []
         let newNames = Set(step.to.entities.map(\.name))
-        for entity in step.from.entities where !newNames.contains(entity.name) {
+        // Class hierarchies' tables are added to (their own pass); their entities skip the rest.
+        let hierarchies = try hierarchyChanges(of: step, tables: tables, layouts: layouts)
+        statements += hierarchies.statements
+        refusals += hierarchies.refusals
+        for entity in step.from.entities where !newNames.contains(entity.name) && !hierarchies.entities.contains(entity.name) {
             dropped.append((entity.name, nil))
             let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
             later += entity.declaredRelationships.compactMap { joinTable(old, entity, $0) }.map { "DROP TABLE \($0)" }
@@ -84,7 +83,7 @@ struct PostgresMigration {
             }
             if entity.superentity == nil { later.append("DROP TABLE \(old.table(entity.name))") }
         }
-        for entity in step.to.entities {
+        for entity in step.to.entities where !hierarchies.entities.contains(entity.name) {
             guard let previous = oldByName[entity.name] else {
                 statements.append(tables.tableSQL(root: entity))
                 statements += tables.indexSQL(entity) + tables.joinTableSQL(entity) + tables.externalTableSQL(entity)
@@ -220,6 +219,63 @@ struct PostgresMigration {
             let defaultClause = index == 0 ? defaultSQL.map { " DEFAULT \($0)" } ?? "" : ""
             return "ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(defaultClause)\(column.constraints)"
         }
+    }
+
+    /// What a step does to class hierarchies' tables, as the SQLite store does: a new hierarchy's
+    /// table made; an existing one (or a flat entity's, gaining subentities) added to: `_entity`
+    /// (the existing rows are the root's), the columns of new subentities and attributes (a
+    /// subentity's hold `NULL` in other classes' rows), key columns, indices, join and side
+    /// tables. Every other change of a hierarchy is refused, as on SQLite, and so, for now, are
+    /// a flat entity's rows moving into a hierarchy and a subentity removed.
+    private func hierarchyChanges(
+        of step: PlannedSchemaStep, tables: PostgresTables, layouts: [String: TableLayout]
+    ) throws -> (statements: [String], refusals: [String], entities: Set<String>) {
+        let oldByName = step.from.entitiesByName
+        let oldTables = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
+        let isInHierarchy = { (entity: Schema.Entity) in entity.superentity != nil || !entity.subentities.isEmpty }
+        var statements: [String] = []
+        var refusals = TableRestructuring.hierarchyProblems(from: step.from.entities, to: step.to, toName: step.toName)
+        var entities: Set<String> = []
+        for root in step.to.entities where root.superentity == nil && (isInHierarchy(root) || oldByName[root.name].map(isInHierarchy) == true) {
+            let members = root.selfAndDescendants
+            entities.formUnion(members.map(\.name))
+            guard let previousRoot = oldByName[root.name] else {
+                statements.append(tables.tableSQL(root: root))
+                for member in members { statements += tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member) }
+                continue
+            }
+            entities.formUnion(previousRoot.selfAndDescendants.map(\.name))
+            for member in members where member !== root {
+                if let previous = oldByName[member.name], previous.superentity == nil, previous.subentities.isEmpty {
+                    refusals.append("\(member.name) moves into \(root.name)'s class hierarchy (\(step.toName)), which takes its rows into another table under new keys; a PostgreSQL store does not do that yet: create the new class's models from the old ones in a custom stage, in a version where both entities exist")
+                }
+            }
+            for removed in previousRoot.selfAndDescendants where step.to.entitiesByName[removed.name] == nil {
+                refusals.append("\(removed.name) is removed from \(root.name)'s class hierarchy (\(step.toName)); a PostgreSQL store does not remove a subentity's rows yet: delete its models in a custom stage's willMigrate, in a version where it still exists")
+            }
+            let table = tables.table(root.name)
+            let existing = Set(oldTables.columns(ofTableOf: previousRoot).map(\.name))
+            for column in tables.columns(ofTableOf: root) where !existing.contains(column.name) {
+                if column.name == TableLayout.entityColumn {
+                    // The rows already there are the root's; old servers insert theirs as its too.
+                    statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) text NOT NULL DEFAULT \(PostgresNames.literal(root.name))")
+                } else if column.constraints.hasSuffix(" NOT NULL"), let attribute = root.attributesByName[column.name] {
+                    guard let fill = try defaultLiteral(of: attribute, layout: layouts[root.name], entity: root.name) else {
+                        refusals.append("\(root.name).\(attribute.name) is added (\(step.toName)) without a default value to a class hierarchy's table, and the rows already stored have none to take; declare a default, or make it optional")
+                        continue
+                    }
+                    statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type) DEFAULT \(fill)\(column.constraints)")
+                } else {
+                    statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(column.constraints)")
+                }
+            }
+            // What the members now have that the old ones did not: indices, join and side tables.
+            let had = Set(previousRoot.selfAndDescendants.flatMap { oldTables.indexSQL($0) + oldTables.joinTableSQL($0) + oldTables.externalTableSQL($0) })
+            for member in members {
+                statements += (tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member)).filter { !had.contains($0) }
+            }
+        }
+        return (statements, refusals, entities)
     }
 
     /// The column definitions (the attribute's, then its twin's) of a non-optional attribute

@@ -11,6 +11,12 @@ extension TableRestructuring {
         entity.superentity != nil || !entity.subentities.isEmpty
     }
 
+    /// ``hierarchyProblems()`` of a step from `old` to `new`, for a store of another database.
+    package static func hierarchyProblems(from old: [Schema.Entity], to new: Schema, toName: String) -> [String] {
+        TableRestructuring(from: old, to: new, preparesForCustomStage: false, dropsRemovedEntities: true, fromName: "", toName: toName)
+            .hierarchyProblems()
+    }
+
     /// The changes of hierarchies between the old entities and the new that this build does not
     /// carry out, each naming the entity and the way through.
     func hierarchyProblems() -> [String] {

@@ -13,7 +13,7 @@ import GRDB
 /// renamed, and its indices created again. Before anything is written, every change that
 /// would lose or invent data is collected and refused together, each named with its entity and
 /// property and the way to make it work.
-struct TableRestructuring {
+package struct TableRestructuring {
     let old: [Schema.Entity]
     let new: Schema
     /// Whether a custom stage's `didMigrate` runs after: new non-optional attributes that have no
