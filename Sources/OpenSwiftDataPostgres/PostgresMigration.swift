@@ -19,7 +19,7 @@ import PostgresNIO
 /// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
 /// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
 /// copy beside it, so the refusal says to take a dump first. What it cannot do (a flat entity's
-/// rows moving into a hierarchy, a subentity removed, an external-storage move; and, as on
+/// rows moving into a hierarchy, a subentity removed; and, as on
 /// SQLite, a type change and other hierarchy changes) is refused before any table changes or
 /// any stage's code runs, naming each change.
 struct PostgresMigration {
@@ -112,7 +112,24 @@ struct PostgresMigration {
                 }
                 continued.insert(before.name)
                 if before.options.contains(.externalStorage) != attribute.options.contains(.externalStorage) {
-                    refusals.append("\(entity.name).\(attribute.name) moves \(attribute.options.contains(.externalStorage) ? "to" : "out of") external storage, which a PostgreSQL store does not migrate yet")
+                    // The values move between the table and the side table; the place they
+                    // leave goes once the stage (if any) is done.
+                    let oldSide = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
+                        .table(PostgresTables.externalTableName(entity: entity.name, attribute: before.name))
+                    let (oldColumn, newColumn) = (PostgresNames.quoted(before.name), PostgresNames.quoted(attribute.name))
+                    if let sideTable = tables.externalTableSQL(entity, attribute) {
+                        let newSide = tables.table(PostgresTables.externalTableName(entity: entity.name, attribute: attribute.name))
+                        statements.append(sideTable)
+                        statements.append("INSERT INTO \(newSide) (\"_pk\", \"value\") SELECT \"_pk\", \(oldColumn) FROM \(table) WHERE \(oldColumn) IS NOT NULL")
+                        later += PostgresTables.columns(of: before, required: false).reversed().map { "ALTER TABLE \(table) DROP COLUMN \(PostgresNames.quoted($0.name))" }
+                    } else {
+                        statements += PostgresTables.columns(of: attribute, required: false).map {
+                            "ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted($0.name)) \($0.type)\($0.constraints)"
+                        }
+                        statements.append("UPDATE \(table) SET \(newColumn) = s.\"value\" FROM \(oldSide) s WHERE s.\"_pk\" = \(table).\"_pk\"")
+                        if !attribute.isOptional { later.append("ALTER TABLE \(table) ALTER COLUMN \(newColumn) SET NOT NULL") }
+                        later.append("DROP TABLE \(oldSide)")
+                    }
                     continue
                 }
                 if before.name != attribute.name {

@@ -106,6 +106,63 @@ enum CratePlan: SchemaMigrationPlan {
     }
 }
 
+enum PhotoV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Photo.self] }
+
+    @Model final class Photo {
+        var caption: String
+        var pixels: Data
+        var thumbnail: Data?
+        init(caption: String, pixels: Data, thumbnail: Data?) {
+            self.caption = caption
+            self.pixels = pixels
+            self.thumbnail = thumbnail
+        }
+    }
+}
+
+/// Both blobs move to external storage, one of them renamed.
+enum PhotoV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Photo.self] }
+
+    @Model final class Photo {
+        var caption: String
+        @Attribute(.externalStorage) var pixels: Data
+        @Attribute(.externalStorage, originalName: "thumbnail") var preview: Data?
+        init(caption: String, pixels: Data, preview: Data?) {
+            self.caption = caption
+            self.pixels = pixels
+            self.preview = preview
+        }
+    }
+}
+
+/// And back into the table.
+enum PhotoV3: VersionedSchema {
+    static let versionIdentifier = Schema.Version(3, 0, 0)
+    static var models: [any PersistentModel.Type] { [Photo.self] }
+
+    @Model final class Photo {
+        var caption: String
+        var pixels: Data
+        var preview: Data?
+        init(caption: String, pixels: Data, preview: Data?) {
+            self.caption = caption
+            self.pixels = pixels
+            self.preview = preview
+        }
+    }
+}
+
+enum PhotoPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PhotoV1.self, PhotoV2.self, PhotoV3.self] }
+    static var stages: [MigrationStage] {
+        [.lightweight(fromVersion: PhotoV1.self, toVersion: PhotoV2.self), .lightweight(fromVersion: PhotoV2.self, toVersion: PhotoV3.self)]
+    }
+}
+
 /// Migrations of a PostgreSQL store: steps altered in place under the store's lock, in the
 /// opening transaction; what it cannot run refused with nothing changed.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
@@ -240,6 +297,33 @@ struct PostgresMigrationTests {
             #expect(fragile.count == 29)
             #expect(fragile.allSatisfy { $0.kilos > 5 })
             #expect(container.migrationReports.map(\.targetVersion) == ["2.0.0"])
+        }
+    }
+
+    /// Values move into the side tables of `.externalStorage` attributes and back, every one
+    /// kept, with no opt-in needed: nothing is dropped.
+    @Test func attributesMoveToExternalStorageAndBackWithTheirValues() throws {
+        try ThrowAwaySchema().use { place in
+            let configuration = configuration(place)
+            let writer = ModelContext(try ModelContainer(for: Schema(versionedSchema: PhotoV1.self), migrationPlan: PhotoPlan.self, configurations: [configuration]))
+            for index in 0..<20 {
+                writer.insert(PhotoV1.Photo(caption: "photo \(index)", pixels: Data(repeating: UInt8(index), count: 100 + index), thumbnail: index % 3 == 0 ? nil : Data([UInt8(index)])))
+            }
+            try writer.save()
+            let external = ModelContext(try ModelContainer(for: Schema(versionedSchema: PhotoV2.self), migrationPlan: PhotoPlan.self, configurations: [configuration]))
+            let moved = try external.fetch(FetchDescriptor<PhotoV2.Photo>(sortBy: [SortDescriptor(\.caption)]))
+            #expect(moved.count == 20)
+            #expect(moved.allSatisfy { photo in
+                let index = Int(photo.caption.dropFirst(6))!
+                return photo.pixels == Data(repeating: UInt8(index), count: 100 + index) && photo.preview == (index % 3 == 0 ? nil : Data([UInt8(index)]))
+            })
+            #expect(try place.columns(of: "Photo") == ["_pk", "caption"])
+            let back = ModelContext(try ModelContainer(for: Schema(versionedSchema: PhotoV3.self), migrationPlan: PhotoPlan.self, configurations: [configuration]))
+            let inline = try back.fetch(FetchDescriptor<PhotoV3.Photo>(sortBy: [SortDescriptor(\.caption)]))
+            #expect(inline.map(\.pixels) == moved.map(\.pixels) && inline.map(\.preview) == moved.map(\.preview))
+            #expect(try place.columns(of: "Photo") == ["_pk", "caption", "pixels", "preview"])
+            let tables = try PostgresStore.tableNames(in: place.name, session: place.session())
+            #expect(!tables.contains { $0.hasPrefix("_osd_external") })
         }
     }
 
