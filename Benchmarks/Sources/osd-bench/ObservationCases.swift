@@ -16,15 +16,8 @@ extension JobSetup {
                 observed.observer = try HistoryObserver(modelContainer: observed.container!)
             }
         }, body: {
-            let context = Stores.context(container!)
-            for i in 0..<n {
-                let noticed = DispatchSemaphore(value: 0)
-                if let observer = observed.observer {
-                    withObservationTracking { _ = observer.eventCounter } onChange: { noticed.signal() }
-                }
-                context.insert(User(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i)))
-                try context.save()
-                if observed.observer != nil { noticed.wait() }
+            try saveEach(n, in: Stores.context(container!), noticedBy: observed.observer) { i in
+                User(id: UUID(), firstName: Seed.firstName(i), surname: Seed.surname(i), age: Seed.age(i))
             }
             return n
         }, after: {
@@ -34,9 +27,24 @@ extension JobSetup {
         })
     }
 
-    /// The second container and its observer.
-    private final class ObservedStore {
-        var container: ModelContainer?
-        var observer: HistoryObserver?
+}
+
+/// The second container and its observer (E2, P9).
+final class ObservedStore {
+    var container: ModelContainer?
+    var observer: HistoryObserver?
+}
+
+/// Inserts `n` models one save each; with an observer, each save is waited for until the
+/// observer counts it.
+func saveEach(_ n: Int, in context: ModelContext, noticedBy observer: HistoryObserver?, _ make: (Int) -> any PersistentModel) throws {
+    for i in 0..<n {
+        let noticed = DispatchSemaphore(value: 0)
+        if let observer {
+            withObservationTracking { _ = observer.eventCounter } onChange: { noticed.signal() }
+        }
+        context.insert(make(i))
+        try context.save()
+        if observer != nil { noticed.wait() }
     }
 }

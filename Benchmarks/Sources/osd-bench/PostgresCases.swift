@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
-import Observation
 @_spi(Benchmarks) import OpenSwiftData
 import OpenSwiftDataPostgres
 import PostgresNIO
@@ -199,7 +198,7 @@ enum PostgresBench {
                 return n
             }, after: close)
         case "P9":
-            let observed = ObservedContainer()
+            let observed = ObservedStore()
             return Job(before: {
                 try fresh(seed: 0)
                 handles.container = try ModelContainer(for: models, configurations: [configuration])
@@ -208,16 +207,7 @@ enum PostgresBench {
                     observed.observer = try HistoryObserver(modelContainer: observed.container!)
                 }
             }, body: {
-                let context = ModelContext(handles.container!)
-                for i in 0..<n {
-                    let noticed = DispatchSemaphore(value: 0)
-                    if let observer = observed.observer {
-                        withObservationTracking { _ = observer.eventCounter } onChange: { noticed.signal() }
-                    }
-                    context.insert(ItemsV1.Item(i))
-                    try context.save()
-                    if observed.observer != nil { noticed.wait() }
-                }
+                try saveEach(n, in: ModelContext(handles.container!), noticedBy: observed.observer) { ItemsV1.Item($0) }
                 return n
             }, after: {
                 observed.observer = nil
@@ -388,12 +378,6 @@ final class FluentUser: FluentKit.Model, @unchecked Sendable {
     @Field(key: "fullName") var fullName: String
 
     init() {}
-}
-
-/// P9's second container, whose observer waits for the first one's saves.
-final class ObservedContainer {
-    var container: ModelContainer?
-    var observer: HistoryObserver?
 }
 
 /// Errors of the servers of one run, recorded from their threads.
