@@ -262,7 +262,11 @@ struct PostgresRowWriter {
             let run = byClass[key]!
             let table = try table(of: run[0])
             if table.entity.uniquenessConstraintsWithInherited.isEmpty {
-                try insertRows(run, table)
+                if run.count == 1, rowID(of: run[0]) == nil {
+                    try insertRow(run[0], table)
+                } else {
+                    try insertRows(run, table)
+                }
             }
         }
         for state in states {
@@ -272,7 +276,8 @@ struct PostgresRowWriter {
     }
 
     /// Takes keys from each table's identity sequence for the inserted models of entities
-    /// without uniqueness constraints, one query per table.
+    /// without uniqueness constraints, one query per table that gets more than one new row (a
+    /// table's only new row gets its key from its own insert, ``insertRow(_:_:)``).
     private mutating func reserveKeys(for states: [ModelState]) throws {
         var byTable: [ObjectIdentifier: (TableLayout, [ModelState])] = [:]
         var order: [ObjectIdentifier] = []
@@ -285,6 +290,7 @@ struct PostgresRowWriter {
         }
         for key in order {
             let (table, tableStates) = byTable[key]!
+            guard tableStates.count > 1 else { continue }
             let sequence = try keySequences.name(of: table.entity.rootEntity.name) { root in
                 let qualified = PostgresNames.literal(PostgresNames.qualified(root, in: databaseSchema))
                 return try run("SELECT pg_get_serial_sequence(\(qualified), '_pk')").first?.decode(String.self) ?? ""
@@ -329,6 +335,19 @@ struct PostgresRowWriter {
         }
         if allKeysKnown { keysWrittenOnInsert.insert(ObjectIdentifier(state)) }
         return placeholders
+    }
+
+    /// Inserts one model's row in one statement that hands back its key: a save of one new
+    /// model is one round trip, not a key taken and then a `COPY`. A key of a new model it
+    /// refers to and that has none yet is written with the relationships.
+    private mutating func insertRow(_ state: ModelState, _ table: TableLayout) throws {
+        var binds = PostgresBindings()
+        let placeholders = try bindRow(state, table, into: &binds)
+        let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
+        let sql = placeholders.isEmpty
+            ? "INSERT INTO \(table.tableName) DEFAULT VALUES RETURNING \(key)"
+            : "INSERT INTO \(table.tableName) (\(insertColumns(table))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(key)"
+        newRowIDs[ObjectIdentifier(state)] = try run(sql, binds).first?.decode(Int64.self)
     }
 
     /// Inserts the rows of models of one table, whose keys are reserved, in one `COPY`.
