@@ -18,8 +18,8 @@ import PostgresNIO
 ///
 /// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
 /// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
-/// copy beside it, so the refusal says to take a dump first. What it cannot do (a flat entity's
-/// rows moving into a hierarchy, a subentity removed; and, as on
+/// copy beside it, so the refusal says to take a dump first. What it cannot do (a subentity
+/// removed; and, as on
 /// SQLite, a type change and other hierarchy changes) is refused before any table changes or
 /// any stage's code runs, naming each change.
 struct PostgresMigration {
@@ -242,8 +242,9 @@ struct PostgresMigration {
     /// table made; an existing one (or a flat entity's, gaining subentities) added to: `_entity`
     /// (the existing rows are the root's), the columns of new subentities and attributes (a
     /// subentity's hold `NULL` in other classes' rows), key columns, indices, join and side
-    /// tables. Every other change of a hierarchy is refused, as on SQLite, and so, for now, are
-    /// a flat entity's rows moving into a hierarchy and a subentity removed.
+    /// tables; a flat entity's rows moved in (``movedIn(_:into:tables:oldTables:step:layouts:)``).
+    /// Every other change of a hierarchy is refused, as on SQLite, and so, for now, is a
+    /// subentity removed.
     private func hierarchyChanges(
         of step: PlannedSchemaStep, tables: PostgresTables, layouts: [String: TableLayout]
     ) throws -> (statements: [String], refusals: [String], entities: Set<String>) {
@@ -256,17 +257,23 @@ struct PostgresMigration {
         for root in step.to.entities where root.superentity == nil && (isInHierarchy(root) || oldByName[root.name].map(isInHierarchy) == true) {
             let members = root.selfAndDescendants
             entities.formUnion(members.map(\.name))
+            let movingIn = members.filter { member in
+                guard member !== root, let previous = oldByName[member.name] else { return false }
+                return previous.superentity == nil && previous.subentities.isEmpty
+            }
             guard let previousRoot = oldByName[root.name] else {
                 statements.append(tables.tableSQL(root: root))
-                for member in members { statements += tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member) }
+                for member in movingIn {
+                    statements += try movedIn(oldByName[member.name]!, into: root, tables: tables, oldTables: oldTables, step: step, layouts: layouts)
+                }
+                // A moved entity's join tables stay as they are.
+                let had = Set(movingIn.flatMap { oldTables.joinTableSQL(oldByName[$0.name]!) })
+                for member in members {
+                    statements += (tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member)).filter { !had.contains($0) }
+                }
                 continue
             }
             entities.formUnion(previousRoot.selfAndDescendants.map(\.name))
-            for member in members where member !== root {
-                if let previous = oldByName[member.name], previous.superentity == nil, previous.subentities.isEmpty {
-                    refusals.append("\(member.name) moves into \(root.name)'s class hierarchy (\(step.toName)), which takes its rows into another table under new keys; a PostgreSQL store does not do that yet: create the new class's models from the old ones in a custom stage, in a version where both entities exist")
-                }
-            }
             for removed in previousRoot.selfAndDescendants where step.to.entitiesByName[removed.name] == nil {
                 refusals.append("\(removed.name) is removed from \(root.name)'s class hierarchy (\(step.toName)); a PostgreSQL store does not remove a subentity's rows yet: delete its models in a custom stage's willMigrate, in a version where it still exists")
             }
@@ -286,13 +293,75 @@ struct PostgresMigration {
                     statements.append("ALTER TABLE \(table) ADD COLUMN \(PostgresNames.quoted(column.name)) \(column.type)\(column.constraints)")
                 }
             }
+            for member in movingIn {
+                statements += try movedIn(oldByName[member.name]!, into: root, tables: tables, oldTables: oldTables, step: step, layouts: layouts)
+            }
             // What the members now have that the old ones did not: indices, join and side tables.
-            let had = Set(previousRoot.selfAndDescendants.flatMap { oldTables.indexSQL($0) + oldTables.joinTableSQL($0) + oldTables.externalTableSQL($0) })
+            let had = Set((previousRoot.selfAndDescendants + movingIn.map { oldByName[$0.name]! }).flatMap {
+                oldTables.indexSQL($0) + oldTables.joinTableSQL($0) + oldTables.externalTableSQL($0)
+            })
             for member in members {
                 statements += (tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member)).filter { !had.contains($0) }
             }
         }
         return (statements, refusals, entities)
+    }
+
+    /// Moves the rows of `previous`, a flat entity that is now a subentity, into the hierarchy's
+    /// table as SQLite does: each takes a new key from the table's identity sequence (the
+    /// hierarchy's rows keep theirs), every stored reference to it (a to-one key in any table,
+    /// either column of a join table) is rewritten to the new key, and its own table goes. A
+    /// column the hierarchy requires that its rows have no value for takes the attribute's
+    /// default; without one, rows to move make the step fail, naming the column.
+    private func movedIn(
+        _ previous: Schema.Entity, into root: Schema.Entity, tables: PostgresTables, oldTables: PostgresTables, step: PlannedSchemaStep,
+        layouts: [String: TableLayout]
+    ) throws -> [String] {
+        let keys = PostgresNames.quoted("_osd_moved_keys")
+        let (oldTable, table) = (oldTables.table(previous.name), tables.table(root.name))
+        let sequence = "pg_get_serial_sequence(\(PostgresNames.literal(table)), '_pk')"
+        var statements = [
+            "CREATE TEMP TABLE \(keys) ON COMMIT DROP AS SELECT old, nextval(\(sequence)) AS new FROM (SELECT \"_pk\" AS old FROM \(oldTable) ORDER BY \"_pk\") AS moved"
+        ]
+        let stored = Set(oldTables.columns(ofTableOf: previous).filter { !$0.constraints.contains("GENERATED") }.map(\.name)).subtracting(["_pk"])
+        var columns: [String] = []
+        var values: [String] = []
+        for column in tables.columns(ofTableOf: root) where !column.constraints.contains("GENERATED") && column.name != "_pk" {
+            if column.name == TableLayout.entityColumn {
+                (columns, values) = (columns + [column.name], values + [PostgresNames.literal(previous.name)])
+            } else if stored.contains(column.name) {
+                (columns, values) = (columns + [column.name], values + ["o." + PostgresNames.quoted(column.name)])
+            } else if column.constraints.hasSuffix(" NOT NULL"), let attribute = root.attributesByName[column.name],
+                      let fill = try defaultLiteral(of: attribute, layout: layouts[root.name], entity: root.name) {
+                (columns, values) = (columns + [column.name], values + [fill])
+            }
+        }
+        statements.append(
+            "INSERT INTO \(table) (\"_pk\"\(columns.map { ", " + PostgresNames.quoted($0) }.joined())) OVERRIDING SYSTEM VALUE SELECT m.new\(values.map { ", " + $0 }.joined()) FROM \(oldTable) AS o JOIN \(keys) AS m ON m.old = o.\"_pk\"")
+        // References to the moved rows, as the old schema stored them, in the tables they are in now.
+        var rewritten: Set<String> = []
+        func rewrite(_ owner: String, _ column: String) {
+            guard rewritten.insert(owner + "." + column).inserted else { return }
+            let quoted = PostgresNames.quoted(column)
+            statements.append("UPDATE \(owner) AS t SET \(quoted) = m.new FROM \(keys) AS m WHERE t.\(quoted) = m.old")
+        }
+        for entity in step.from.entities {
+            for relationship in entity.relationshipsInOrder {
+                let storage = RelationshipStorage(relationship, of: entity, destination: step.from.entitiesByName[relationship.destination])
+                switch storage {
+                case .foreignKey(let column) where relationship.destination == previous.name:
+                    let owner = step.to.entitiesByName[entity.name]?.rootEntity.name ?? entity.name
+                    rewrite(tables.table(owner), column)
+                case .joinTable(let name, let ownColumn, let otherColumn):
+                    if relationship.destination == previous.name { rewrite(oldTables.table(name), otherColumn) }
+                    if entity.name == previous.name { rewrite(oldTables.table(name), ownColumn) }
+                default:
+                    continue
+                }
+            }
+        }
+        statements += ["DROP TABLE \(oldTable)", "DROP TABLE \(keys)"]
+        return statements
     }
 
     /// The column definitions (the attribute's, then its twin's) of a non-optional attribute

@@ -145,3 +145,117 @@ struct PostgresHierarchyMigrationTests {
         }
     }
 }
+
+enum VenuesV1: VersionedSchema {
+    static let versionIdentifier = Schema.Version(1, 0, 0)
+    static var models: [any PersistentModel.Type] { [Place.self, Museum.self, Visit.self, Tag.self] }
+
+    @Model final class Place {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Museum {
+        var name: String
+        var tickets: Int
+        @Relationship(inverse: \Tag.museums) var tags: [Tag] = []
+        init(name: String, tickets: Int) {
+            self.name = name
+            self.tickets = tickets
+        }
+    }
+
+    @Model final class Visit {
+        var note: String
+        var museum: Museum?
+        init(note: String, museum: Museum?) {
+            self.note = note
+            self.museum = museum
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var museums: [Museum] = []
+        init(label: String) { self.label = label }
+    }
+}
+
+/// Museum, flat in version 1, moves under Place with its rows: new keys, and the visit's
+/// reference and the tags' join rows rewritten to them.
+enum VenuesV2: VersionedSchema {
+    static let versionIdentifier = Schema.Version(2, 0, 0)
+    static var models: [any PersistentModel.Type] { [Place.self, Museum.self, Visit.self, Tag.self] }
+
+    @Model class Place {
+        var name: String
+        var city: String = "unknown"
+        init(name: String) { self.name = name }
+    }
+
+    @Model class Museum: Place {
+        var tickets: Int
+        @Relationship(inverse: \Tag.museums) var tags: [Tag] = []
+        init(name: String, tickets: Int) {
+            self.tickets = tickets
+            super.init(name: name)
+        }
+    }
+
+    @Model final class Visit {
+        var note: String
+        var museum: Museum?
+        init(note: String, museum: Museum?) {
+            self.note = note
+            self.museum = museum
+        }
+    }
+
+    @Model final class Tag {
+        var label: String
+        var museums: [Museum] = []
+        init(label: String) { self.label = label }
+    }
+}
+
+enum VenuesPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [VenuesV1.self, VenuesV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: VenuesV1.self, toVersion: VenuesV2.self)] }
+}
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct PostgresHierarchyMoveInTests {
+    @Test func aFlatEntitysRowsMoveIntoTheHierarchyWithEveryReference() throws {
+        try ThrowAwaySchema().use { place in
+            let configuration = PostgresConfiguration(url: place.url, databaseSchema: place.name)
+            let writer = ModelContext(try ModelContainer(for: Schema(versionedSchema: VenuesV1.self), migrationPlan: VenuesPlan.self, configurations: [configuration]))
+            for name in ["Square", "Bridge"] { writer.insert(VenuesV1.Place(name: name)) }
+            let art = VenuesV1.Tag(label: "art")
+            let history = VenuesV1.Tag(label: "history")
+            let museums = [("Louvre", 15), ("Prado", 12), ("Tate", 0)].map { VenuesV1.Museum(name: $0.0, tickets: $0.1) }
+            museums[0].tags = [art, history]
+            museums[1].tags = [art]
+            for museum in museums { writer.insert(museum) }
+            writer.insert(VenuesV1.Visit(note: "rainy day", museum: museums[1]))
+            writer.insert(VenuesV1.Visit(note: "free entry", museum: museums[2]))
+            try writer.save()
+
+            let container = try ModelContainer(for: Schema(versionedSchema: VenuesV2.self), migrationPlan: VenuesPlan.self, configurations: [configuration])
+            let context = ModelContext(container)
+            let places = try context.fetch(FetchDescriptor<VenuesV2.Place>(sortBy: [SortDescriptor(\.name)]))
+            #expect(places.map(\.name) == ["Bridge", "Louvre", "Prado", "Square", "Tate"])
+            #expect(Set(places.map(\.persistentModelID)).count == 5)
+            let moved = try context.fetch(FetchDescriptor<VenuesV2.Museum>(sortBy: [SortDescriptor(\.name)]))
+            #expect(moved.map(\.tickets) == [15, 12, 0] && moved.allSatisfy { $0.city == "unknown" })
+            #expect(moved.map { $0.tags.map(\.label).sorted() } == [["art", "history"], ["art"], []])
+            let visits = try context.fetch(FetchDescriptor<VenuesV2.Visit>(sortBy: [SortDescriptor(\.note)]))
+            #expect(visits.map { $0.museum?.name } == ["Tate", "Prado"])
+            let art2 = try #require(try context.fetch(FetchDescriptor<VenuesV2.Tag>(predicate: #Predicate { $0.label == "art" })).first)
+            #expect(art2.museums.map(\.name).sorted() == ["Louvre", "Prado"])
+            context.insert(VenuesV2.Museum(name: "Uffizi", tickets: 20))
+            try context.save()
+            #expect(try context.fetchCount(FetchDescriptor<VenuesV2.Place>()) == 6)
+            #expect(try !PostgresStore.tableNames(in: place.name, session: place.session()).contains("Museum"))
+        }
+    }
+}

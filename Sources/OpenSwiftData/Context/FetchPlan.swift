@@ -8,6 +8,9 @@ struct FetchPlan {
     let orderBy: String?
     /// The other entities the condition and the order read through relationships.
     private(set) var relatedEntities: Set<String>
+    /// The condition without the predicate: the rows of the entity's classes, less those a
+    /// pending batch delete removes. What a fetch answered in memory reads.
+    private(set) var entityCondition: SQLFragment?
     /// Whether the store's SQL cannot run the predicate or the sort (they call OpenSwiftData's
     /// Swift functions, which only SQLite connections have): the context then answers in
     /// memory, with `Predicate.evaluate` and `sorted(using:)`, never differently from Swift.
@@ -34,6 +37,7 @@ struct FetchPlan {
         self.table = table
         self.condition = condition
         self.orderBy = orderBy
+        entityCondition = condition
         relatedEntities = []
     }
 
@@ -53,8 +57,8 @@ struct FetchPlan {
         // for a fetch that sees unsaved changes, as models deleted one by one are.
         let pendingDeletes = descriptor.includePendingChanges
             ? context.batchDeletes.filter { $0.table.entity.name == table.entity.name } : []
-        condition = SQLFragment.allOf(
-            [table.classCondition(), predicate?.condition] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
+        entityCondition = SQLFragment.allOf([table.classCondition()] + pendingDeletes.map { SQLFragment.excluding($0.condition) })
+        condition = SQLFragment.allOf([entityCondition, predicate?.condition])
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         if !store.canRun(predicate?.condition.sql ?? "") || !store.canRun(orderBy ?? "") {

@@ -269,7 +269,8 @@ extension ModelContext {
     /// over the objects as the context holds them. What runs when unsaved changes decide the
     /// answer, and when the store's SQL cannot (``FetchPlan/answersInMemory``).
     private func fetchInMemory<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, _ query: FetchPlan) throws -> [T] {
-        let everything = FetchPlan(store: query.store, table: query.table, condition: nil, orderBy: nil)
+        // Every row of the entity's classes (a subentity's table holds its siblings' rows too).
+        let everything = FetchPlan(store: query.store, table: query.table, condition: query.entityCondition, orderBy: nil)
         let pending = descriptor.includePendingChanges
         let stored: [T] = try materializeRows(everything)
             .filter { !pending || !Self.state(of: $0).isDeleted }

@@ -157,6 +157,23 @@ import Testing
         #expect(try reader.fetchCount(FetchDescriptor<Truck>()) == 2)
     }
 
+    /// A subclass's fetch answered in memory (a predicate PostgreSQL leaves to Swift, unsaved
+    /// inserts it must include) reads its own class's rows only, not its siblings' in the
+    /// hierarchy's table.
+    @Test(arguments: Backend.available) func aSubclassFetchAnsweredInMemoryHoldsOnlyItsClass(backend: Backend) throws {
+        let store = try backend.store([Vehicle.self, Truck.self])
+        let context = ModelContext(try store.container())
+        context.insert(Vehicle(wheels: 2))
+        context.insert(Truck(wheels: 6, load: 12.5))
+        try context.save()
+        let halved = try ModelContext(try store.container()).fetch(FetchDescriptor<Truck>(predicate: #Predicate { $0.load / 2 > 1 }))
+        #expect(halved.map(\.load) == [12.5])
+        context.insert(Truck(wheels: 18, load: 40))
+        let trucks = try context.fetch(FetchDescriptor<Truck>(predicate: #Predicate { $0.load / 2 > 1 }, sortBy: [SortDescriptor(\.wheels)]))
+        #expect(trucks.map(\.load) == [12.5, 40])
+        #expect(try context.fetchCount(FetchDescriptor<Truck>()) == 2)
+    }
+
     @Test(arguments: Backend.available) func aModelActorSavesWhatAnotherContainerReads(backend: Backend) async throws {
         let store = try backend.store([Sample.self])
         let importer = SampleImporter(modelContainer: try store.container())
