@@ -18,10 +18,9 @@ import PostgresNIO
 ///
 /// A step that drops stored values (an entity, an attribute, a relationship) runs only when the
 /// configuration allows it (`allowsDestructiveMigration`): a PostgreSQL store has no file to
-/// copy beside it, so the refusal says to take a dump first. What it cannot do (a subentity
-/// removed; and, as on
-/// SQLite, a type change and other hierarchy changes) is refused before any table changes or
-/// any stage's code runs, naming each change.
+/// copy beside it, so the refusal says to take a dump first. What it cannot do (as on SQLite, a
+/// type change and other hierarchy changes) is refused before any table changes or any stage's
+/// code runs, naming each change.
 struct PostgresMigration {
     let steps: [PlannedSchemaStep]
     let databaseSchema: String
@@ -74,6 +73,7 @@ struct PostgresMigration {
         let hierarchies = try hierarchyChanges(of: step, tables: tables, layouts: layouts)
         statements += hierarchies.statements
         refusals += hierarchies.refusals
+        dropped += hierarchies.dropped
         for entity in step.from.entities where !newNames.contains(entity.name) && !hierarchies.entities.contains(entity.name) {
             dropped.append((entity.name, nil))
             let old = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
@@ -242,16 +242,17 @@ struct PostgresMigration {
     /// table made; an existing one (or a flat entity's, gaining subentities) added to: `_entity`
     /// (the existing rows are the root's), the columns of new subentities and attributes (a
     /// subentity's hold `NULL` in other classes' rows), key columns, indices, join and side
-    /// tables; a flat entity's rows moved in (``movedIn(_:into:tables:oldTables:step:layouts:)``).
-    /// Every other change of a hierarchy is refused, as on SQLite, and so, for now, is a
-    /// subentity removed.
+    /// tables; a flat entity's rows moved in (``movedIn(_:into:tables:oldTables:step:layouts:)``);
+    /// a removed subentity's rows deleted (a drop, under `allowsDestructiveMigration`). Every
+    /// other change of a hierarchy is refused, as on SQLite.
     private func hierarchyChanges(
         of step: PlannedSchemaStep, tables: PostgresTables, layouts: [String: TableLayout]
-    ) throws -> (statements: [String], refusals: [String], entities: Set<String>) {
+    ) throws -> (statements: [String], refusals: [String], entities: Set<String>, dropped: [(entity: String, attribute: String?)]) {
         let oldByName = step.from.entitiesByName
         let oldTables = PostgresTables(databaseSchema: databaseSchema, schema: step.from)
         let isInHierarchy = { (entity: Schema.Entity) in entity.superentity != nil || !entity.subentities.isEmpty }
         var statements: [String] = []
+        var dropped: [(entity: String, attribute: String?)] = []
         var refusals = TableRestructuring.hierarchyProblems(from: step.from.entities, to: step.to, toName: step.toName)
         var entities: Set<String> = []
         for root in step.to.entities where root.superentity == nil && (isInHierarchy(root) || oldByName[root.name].map(isInHierarchy) == true) {
@@ -274,10 +275,29 @@ struct PostgresMigration {
                 continue
             }
             entities.formUnion(previousRoot.selfAndDescendants.map(\.name))
-            for removed in previousRoot.selfAndDescendants where step.to.entitiesByName[removed.name] == nil {
-                refusals.append("\(removed.name) is removed from \(root.name)'s class hierarchy (\(step.toName)); a PostgreSQL store does not remove a subentity's rows yet: delete its models in a custom stage's willMigrate, in a version where it still exists")
-            }
             let table = tables.table(root.name)
+            // A subentity the plan removes goes with its rows (and their join rows), as on
+            // SQLite; its columns stay, holding NULL.
+            let removed = previousRoot.selfAndDescendants.filter { step.to.entitiesByName[$0.name] == nil }
+            if !removed.isEmpty {
+                dropped += removed.map { ($0.name, nil) }
+                let classes = removed.map { PostgresNames.literal($0.name) }.joined(separator: ", ")
+                let rows = "SELECT \"_pk\" FROM \(table) WHERE \"_entity\" IN (\(classes))"
+                for entity in step.from.entities {
+                    for relationship in entity.declaredRelationships {
+                        let storage = RelationshipStorage(relationship, of: entity, destination: step.from.entitiesByName[relationship.destination])
+                        guard storage.createsJoinTable, case .joinTable(let name, let own, let other) = storage else { continue }
+                        let join = oldTables.table(name)
+                        if removed.contains(where: { $0.name == entity.name }) {
+                            statements.append("DELETE FROM \(join) WHERE \(PostgresNames.quoted(own)) IN (\(rows))")
+                        }
+                        if removed.contains(where: { $0.name == relationship.destination }) {
+                            statements.append("DELETE FROM \(join) WHERE \(PostgresNames.quoted(other)) IN (\(rows))")
+                        }
+                    }
+                }
+                statements.append("DELETE FROM \(table) WHERE \"_entity\" IN (\(classes))")
+            }
             let existing = Set(oldTables.columns(ofTableOf: previousRoot).map(\.name))
             for column in tables.columns(ofTableOf: root) where !existing.contains(column.name) {
                 if column.name == TableLayout.entityColumn {
@@ -304,7 +324,7 @@ struct PostgresMigration {
                 statements += (tables.indexSQL(member) + tables.joinTableSQL(member) + tables.externalTableSQL(member)).filter { !had.contains($0) }
             }
         }
-        return (statements, refusals, entities)
+        return (statements, refusals, entities, dropped)
     }
 
     /// Moves the rows of `previous`, a flat entity that is now a subentity, into the hierarchy's

@@ -119,7 +119,9 @@ struct PostgresMigrationRun {
                 let count = try session.query(PostgresQuery(unsafeSQL: "SELECT count(\(PostgresNames.quoted(attribute))) FROM \(table)")).first?.decode(Int64.self) ?? 0
                 report.droppedAttributes.append(.init(entity: item.entity, attribute: attribute, storedValues: Int(count)))
             } else if item.attribute == nil {
-                let count = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")).first?.decode(Int64.self) ?? 0
+                // A subentity's rows are those of its class in its hierarchy's table.
+                let rows = entity?.superentity == nil ? "" : " WHERE \"_entity\" = \(PostgresNames.literal(item.entity))"
+                let count = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)\(rows)")).first?.decode(Int64.self) ?? 0
                 report.droppedEntities.append(.init(entity: item.entity, rows: Int(count)))
             }
         }

@@ -130,18 +130,26 @@ struct PostgresHierarchyMigrationTests {
         }
     }
 
-    @Test func aSubclassRemovedIsRefusedAndNothingChanges() throws {
+    /// A subclass the plan removes goes with its rows, a drop that needs the opt-in.
+    @Test func aSubclassRemovedTakesItsRowsWithTheOptIn() throws {
         try ThrowAwaySchema().use { place in
             let context = ModelContext(try open(RoutesV3.self, place))
             context.insert(RoutesV3.BikeRoute(name: "Riverside", city: "Prague", bikes: 3))
+            context.insert(RoutesV2.GuidedRoute(name: "Castle", city: "Prague", guideName: "Petr"))
             try context.save()
             let before = try place.dump(rowsOf: ["Route"])
             #expect {
                 try open(RoutesV4.self, place)
             } throws: { error in
-                "\(error)".contains("BikeRoute is removed from Route's class hierarchy")
+                "\(error)".contains("drops entity BikeRoute") && "\(error)".contains("pg_dump")
             }
             #expect(try place.dump(rowsOf: ["Route"]) == before)
+            var configuration = PostgresConfiguration(url: place.url, databaseSchema: place.name)
+            configuration.allowsDestructiveMigration = true
+            let preview = try PostgresStore.previewMigration(of: configuration, to: Schema(versionedSchema: RoutesV4.self), migrationPlan: RoutesPlan.self)
+            #expect(preview.steps.first?.droppedEntities == [.init(entity: "BikeRoute", rows: 1)])
+            let container = try ModelContainer(for: Schema(versionedSchema: RoutesV4.self), migrationPlan: RoutesPlan.self, configurations: [configuration])
+            #expect(try ModelContext(container).fetch(FetchDescriptor<RoutesV2.Route>()).map(\.name) == ["Castle"])
         }
     }
 }
