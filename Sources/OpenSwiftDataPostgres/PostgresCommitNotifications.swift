@@ -17,8 +17,7 @@ final class PostgresCommitNotifications: @unchecked Sendable {
     ///   - onCommit: called on a background thread for each other commit.
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the server cannot be reached.
     func start(
-        endpoint: PostgresEndpoint, channel: String, ignoring ownSender: String, configuration: String,
-        onCommit: @escaping @Sendable () -> Void
+        endpoint: PostgresEndpoint, channel: String, ignoring ownSender: String, onCommit: @escaping @Sendable () -> Void
     ) throws {
         try lock.withLock {
             guard session == nil else { return }

@@ -22,21 +22,9 @@ import PostgresNIO
 /// type change and other hierarchy changes) is refused before any table changes or any stage's
 /// code runs, naming each change.
 struct PostgresMigration {
-    let steps: [PlannedSchemaStep]
     let databaseSchema: String
     let place: String
     let allowsDestructiveMigration: Bool
-
-    /// The SQL of every step, in order.
-    ///
-    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what the store cannot
-    ///   migrate, or may not without `allowsDestructiveMigration`, and the way around.
-    func statements() throws -> [String] {
-        try steps.flatMap { step in
-            let plan = try plan(of: step)
-            return plan.statements + plan.afterStage
-        }
-    }
 
     /// What one step runs, and what it drops with stored values: entities (`attribute` nil),
     /// attributes and relationships.
@@ -55,7 +43,8 @@ struct PostgresMigration {
 
     /// The statements of `step`, and what it drops.
     ///
-    /// - Throws: what ``statements()`` throws, for this step.
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` naming what the store cannot
+    ///   migrate, or may not without `allowsDestructiveMigration`, and the way around.
     func plan(of step: PlannedSchemaStep) throws -> StepPlan {
         let tables = PostgresTables(databaseSchema: databaseSchema, schema: step.to)
         let comparison = SchemaComparison(from: step.from, to: step.to)

@@ -29,8 +29,7 @@ struct PostgresMigrationRun {
     ///   transaction then rolls back, leaving the store as it was.
     func run(into report: inout MigrationReport) throws {
         let migration = PostgresMigration(
-            steps: steps, databaseSchema: configuration.databaseSchema, place: place,
-            allowsDestructiveMigration: configuration.allowsDestructiveMigration)
+            databaseSchema: configuration.databaseSchema, place: place, allowsDestructiveMigration: configuration.allowsDestructiveMigration)
         let plans = try steps.map(migration.plan(of:))
         // A table another connection is using (an old server reading it) makes ALTER wait: not
         // longer than this, and the whole opening is tried again (retryingLockTimeouts).

@@ -29,13 +29,13 @@ extension PostgresStore: ModelStore {
                 var writer = PostgresRowWriter(
                     session: session, tables: tables, databaseSchema: configuration.databaseSchema, keySequences: keySequences)
                 var saved = SavedChanges()
-                var history: [StoreHistory.Change] = []
+                var recorded: [StoreHistory.Change] = []
                 for batch in changes.batchDeletes {
                     let deleted = try writer.deleteRows(of: batch.table, where: batch.condition)
                     if case .oneStatement(reportingKeys: true) = batch.kind {
                         saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
                     }
-                    history += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
+                    recorded += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
                 }
                 try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
                 // Updates before inserts: an insert that upserts over a changed stored row has
@@ -46,8 +46,8 @@ extension PostgresStore: ModelStore {
                 try writer.writeRelationships(inserted: changes.inserted, updated: changes.updated)
                 // A migration's own writes are not history (as on SQLite).
                 if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
-                    history += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
-                    saved.historyTransaction = try self.history.record(history, author: changes.author, sender: commitSender, session: session)
+                    recorded += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
+                    saved.historyTransaction = try history.record(recorded, author: changes.author, sender: commitSender, session: session)
                 }
                 return saved
             } }
@@ -82,9 +82,7 @@ extension PostgresStore: ModelStore {
     /// other containers' and other servers'.
     package func watchCommits(_ listener: @escaping @Sendable () -> Void) throws -> CommitWatcher.Watch {
         let listeners = commitListeners
-        try commitNotifications.start(
-            endpoint: sessions.endpoint, channel: history.channel, ignoring: commitSender, configuration: configuration.name
-        ) { listeners.callAll() }
+        try commitNotifications.start(endpoint: sessions.endpoint, channel: history.channel, ignoring: commitSender) { listeners.callAll() }
         return commitListeners.add(listener)
     }
 
