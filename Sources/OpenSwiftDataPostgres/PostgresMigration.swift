@@ -233,10 +233,10 @@ struct PostgresMigration {
     /// nullable when the type has none its codec reads back.
     private func addedForStage(_ attribute: Schema.Attribute, of entity: Schema.Entity, layout: TableLayout?) throws -> [String] {
         let codec = layout?.columns.first { $0.name == attribute.name }?.codec
-        let empty = codec.flatMap { codec in codec.storage.emptyStoredValue.flatMap { (try? codec.decode($0)) != nil ? $0 : nil } }
-        let literal = try empty.flatMap { empty in
-            try PostgresValues.inputText(empty, as: codec!.storage, attribute: attribute.name, entity: entity.name)
-                .map { PostgresNames.literal($0) + "::" + codec!.storage.postgresType }
+        let literal = try codec.flatMap { codec in
+            try codec.emptyStoredValue.flatMap {
+                try PostgresValues.constant($0, as: codec.storage, attribute: attribute.name, entity: entity.name)
+            }
         }
         return PostgresTables.columns(of: attribute, required: false).enumerated().map { index, column in
             let definition = "\(PostgresNames.quoted(column.name)) \(column.type)\(column.constraints)"
@@ -261,8 +261,6 @@ struct PostgresMigration {
     /// none (an optional attribute's rows then hold `NULL`).
     func defaultLiteral(of attribute: Schema.Attribute, layout: TableLayout?, entity: String) throws -> String? {
         guard let value = attribute.defaultValue, let column = layout?.columns.first(where: { $0.name == attribute.name }) else { return nil }
-        let storage = column.codec.storage
-        return try PostgresValues.inputText(try column.codec.encode(value), as: storage, attribute: attribute.name, entity: entity)
-            .map { PostgresNames.literal($0) + "::" + storage.postgresType }
+        return try PostgresValues.constant(try column.codec.encode(value), as: column.codec.storage, attribute: attribute.name, entity: entity)
     }
 }

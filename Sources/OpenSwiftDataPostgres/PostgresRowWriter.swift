@@ -509,9 +509,7 @@ struct PostgresRowWriter {
             for state in states where !state.layout.relationshipIndices.isEmpty {
                 guard let rowID = rowID(of: state) else { continue }
                 let table = try table(of: state)
-                for relationship in table.relationships {
-                    if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
-                    if !state.holdsLoadedValue(of: relationship) { continue }
+                for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged) {
                     switch relationship.storage {
                     case .foreignKey(let column):
                         if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }

@@ -101,6 +101,11 @@ enum PostgresValues {
         }
     }
 
+    /// A value as an SQL constant of its column's type (`'…'::type`); `nil` for `NULL`.
+    static func constant(_ stored: StoredValue, as storage: StorageType, attribute: String, entity: String) throws -> String? {
+        try inputText(stored, as: storage, attribute: attribute, entity: entity).map { PostgresNames.literal($0) + "::" + storage.postgresType }
+    }
+
     /// A double in PostgreSQL's text input form; NaN refused, naming the attribute.
     static func inputText(_ double: Double, attribute: String, entity: String) throws -> String {
         guard !double.isNaN else { throw notANumber(attribute: attribute, entity: entity) }

@@ -94,6 +94,14 @@ package final class ValueCodec: @unchecked Sendable {
         }
     }
 
+    /// What a new non-optional attribute's rows start with when a migration's custom stage will
+    /// fill it: its storage's empty value, when the codec reads it back (an enum may have no
+    /// case for ""); `nil` otherwise.
+    package var emptyStoredValue: StoredValue? {
+        guard let empty = storage.emptyStoredValue, (try? decode(empty)) != nil else { return nil }
+        return empty
+    }
+
     /// Converts a stored column value back to the codec's type; the result can be cast with
     /// `as!` to the property's declared type.
     package func decode(_ stored: StoredValue) throws -> Any {

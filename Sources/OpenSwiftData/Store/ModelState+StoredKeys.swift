@@ -11,6 +11,14 @@ extension ModelState {
         return .some(key)
     }
 
+    /// The relationships of `table` a save writes for the model: the loaded ones (a fault holds
+    /// nothing new), and with `onlyChanged` (an update) only those it changed.
+    package func relationshipsToWrite(in table: TableLayout, onlyChanged: Bool) -> LazyFilterSequence<[StoredRelationship]> {
+        table.relationships.lazy.filter { relationship in
+            (!onlyChanged || self.changedProperties.contains(relationship.propertyIndex)) && self.holdsLoadedValue(of: relationship)
+        }
+    }
+
     /// Whether the relationship's value is loaded (not a fault): only then does a save write it.
     package func holdsLoadedValue(of relationship: StoredRelationship) -> Bool {
         !RelationshipFault.isFault(storedValue(at: relationship.propertyIndex))

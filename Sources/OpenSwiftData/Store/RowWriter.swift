@@ -294,9 +294,7 @@ struct RowWriter {
     mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
         guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         let table = try table(of: state)
-        for relationship in table.relationships {
-            if onlyChanged, !state.changedProperties.contains(relationship.propertyIndex) { continue }
-            if !state.holdsLoadedValue(of: relationship) { continue }
+        for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged) {
             switch relationship.storage {
             case .foreignKey(let column):
                 if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }

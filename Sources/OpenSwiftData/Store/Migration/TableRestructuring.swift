@@ -227,7 +227,7 @@ package struct TableRestructuring {
     func fillValue(of attribute: Schema.Attribute, codec: ValueCodec) -> DatabaseValue? {
         if let value = defaultValue(of: attribute, codec: codec) { return value }
         guard preparesForCustomStage else { return nil }
-        if let empty = codec.storage.emptyStoredValue, (try? codec.decode(empty)) != nil { return empty.databaseValue }
+        if let empty = codec.emptyStoredValue { return empty.databaseValue }
         return Self.unfilledMarker
     }
 
