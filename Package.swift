@@ -46,11 +46,15 @@ let package = Package(
             name: "SQLiteDefensive",
             linkerSettings: [.linkedLibrary("sqlite3")]
         ),
+        // A thread-local pointer as C has it: the backing-data handoff's offer, a load and a
+        // store per loaded model.
+        .target(name: "ThreadLocalOffer"),
         .target(
             name: "OpenSwiftData",
             dependencies: [
                 "OpenSwiftDataMacros",
                 "SQLiteDefensive",
+                "ThreadLocalOffer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -86,9 +86,10 @@ extension ModelContext {
         of query: FetchPlan, reusing spares: inout SpareModels,
         _ readRows: ((Int64, ModelValues) throws -> Void) throws -> Void, _ body: (any PersistentModel) -> Void
     ) throws {
+        let rows = FetchedRows(query)
         try withoutActuallyEscaping(body) { body in
             try withRegistry(of: query.table.registryKey) { byRowID in
-                try readRows { body(materialize($0, $1, query, registeredIn: &byRowID, reusing: &spares)) }
+                try readRows { body(materialize($0, $1, rows, registeredIn: &byRowID, reusing: &spares)) }
             }
         }
     }
@@ -105,7 +106,8 @@ extension ModelContext {
     func materialize<T: PersistentModel>(_ rowID: Int64, _ values: ModelValues, _ query: FetchPlan, as type: T.Type = T.self) -> T {
         var noSpares = SpareModels()
         let model = materialize(
-            rowID, values, query, registeredIn: &registered[query.table.registryKey, default: RowRegistry()], reusing: &noSpares)
+            rowID, values, FetchedRows(query), registeredIn: &registered[query.table.registryKey, default: RowRegistry()],
+            reusing: &noSpares)
         guard let typed = model as? T else { Self.wrongClass(T.self, query) }
         return typed
     }
@@ -114,11 +116,33 @@ extension ModelContext {
         fatalError("\(type) is not the model class of entity \(query.table.entity.name) in this container (\(query.table.layout.modelType))")
     }
 
+    /// What every row of one fetch shares, worked out once for the fetch rather than for each
+    /// of its rows.
+    private struct FetchedRows {
+        let store: any ModelStore
+        let storeIdentifier: String
+        let table: TableLayout
+        /// The layout of every row's model, unless the table holds a class hierarchy.
+        let layout: ModelLayout?
+
+        init(_ query: FetchPlan) {
+            store = query.store
+            storeIdentifier = query.store.identifier
+            table = query.table
+            layout = (query.table.hierarchyEntities?.count ?? 0) > 1 ? nil : query.table.layout
+        }
+
+        /// The layout of the model of the row these values were read from.
+        func layout(of values: ModelValues) -> ModelLayout {
+            layout ?? store.rowTable(table, values: values).layout
+        }
+    }
+
     private func materialize(
-        _ rowID: Int64, _ values: ModelValues, _ query: FetchPlan, registeredIn byRowID: inout RowRegistry,
+        _ rowID: Int64, _ values: ModelValues, _ rows: FetchedRows, registeredIn byRowID: inout RowRegistry,
         reusing spares: inout SpareModels
     ) -> any PersistentModel {
-        let layout = query.store.rowTable(query.table, values: values).layout
+        let layout = rows.layout(of: values)
         // A registered model of another class (one inserted from another container's schema
         // version) does not stand for this row: a model of the table's class replaces it.
         if let state = byRowID[rowID], state.layout === layout, let model = state.model {
@@ -135,7 +159,7 @@ extension ModelContext {
         } else {
             let loaded = layout.loadedStateType.init(layout: layout, values: values)
             loaded.rowID = rowID
-            loaded.storeIdentifier = query.store.identifier
+            loaded.storeIdentifier = rows.storeIdentifier
             loaded.context = self
             (state, model) = (loaded, loaded.makeModel())
         }
