@@ -3,8 +3,14 @@
 /// Internals says why it is not a `Dictionary`).
 ///
 /// Entries sit in an array in registration order; the hash table (open addressing, linear
-/// probing, keys hashed by one multiplication) holds their positions. A context going away
-/// lets go of its models in that order.
+/// probing) holds their positions. A context going away lets go of its models in that order.
+///
+/// A key's home slot is the key itself, modulo the table's size, while that keeps every probe
+/// short: row keys mostly come in sequence, and then each row's slot is next to the last one's,
+/// where scattered slots made every registration of a large fetch a cache miss. Keys that
+/// collide (a stride that is a multiple of the table's size) make a probe long; the first probe
+/// longer than ``longestUnscrambledProbe`` switches the registry to scrambled homes for good
+/// (the key multiplied by 2⁶⁴/φ, Fibonacci hashing) and rebuilds the table.
 struct RowRegistry {
     private struct Entry {
         var rowID: Int64
@@ -19,6 +25,14 @@ struct RowRegistry {
     private var slots: ContiguousArray<UInt32> = []
     /// How many entries hold a state.
     private(set) var count = 0
+    /// Whether keys are scrambled before they pick their home slot.
+    private var scrambles = false
+    /// The furthest any entry sits from its home slot: a probe for a key that has gone further
+    /// has passed every slot the key could be in. Removals only move entries closer.
+    private var longestProbe = 0
+
+    /// The longest probe unscrambled homes may need before the registry scrambles them.
+    static let longestUnscrambledProbe = 64
 
     var isEmpty: Bool { count == 0 }
 
@@ -43,14 +57,22 @@ struct RowRegistry {
         if (entries.count + 1) * 4 > slots.count * 3 { rebuild(toHold: count + 1) }
         // One probe: it ends at the row's entry, or at the empty slot the new entry takes.
         var slot = home(of: rowID, inTableOf: slots.count)
+        var distance = 0
         while slots[slot] != 0 {
             let position = Int(slots[slot]) - 1
-            if entries[position].rowID == rowID {
+            if distance <= longestProbe, entries[position].rowID == rowID {
                 defer { entries[position].state = state }
                 return entries[position].state
             }
             slot = (slot + 1) & (slots.count - 1)
+            distance += 1
         }
+        if !scrambles, distance > Self.longestUnscrambledProbe {
+            scrambles = true
+            rebuild(toHold: count + 1)
+            return updateValue(state, forKey: rowID)
+        }
+        longestProbe = max(longestProbe, distance)
         entries.append(Entry(rowID: rowID, state: state))
         slots[slot] = UInt32(entries.count)
         count += 1
@@ -88,9 +110,10 @@ struct RowRegistry {
         self = RowRegistry()
     }
 
-    /// The slot a probe for `rowID` starts at in a table of `size` slots: Fibonacci hashing,
-    /// the key multiplied by 2⁶⁴/φ and its top bits kept, which spreads keys in sequence evenly.
+    /// The slot a probe for `rowID` starts at in a table of `size` slots: the key's low bits,
+    /// or, once the registry scrambles keys, the top bits of the key multiplied by 2⁶⁴/φ.
     private func home(of rowID: Int64, inTableOf size: Int) -> Int {
+        guard scrambles else { return Int(truncatingIfNeeded: rowID) & (size - 1) }
         let mixed = UInt64(bitPattern: rowID) &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: mixed >> UInt64(64 - size.trailingZeroBitCount))
     }
@@ -100,20 +123,24 @@ struct RowRegistry {
         guard count > 0 else { return nil }
         let mask = slots.count - 1
         var slot = home(of: rowID, inTableOf: slots.count)
-        while slots[slot] != 0 {
+        var distance = 0
+        while slots[slot] != 0, distance <= longestProbe {
             if entries[Int(slots[slot]) - 1].rowID == rowID { return slot }
             slot = (slot + 1) & mask
+            distance += 1
         }
         return nil
     }
 
     /// Empties `slot`, moving back any later position of the same run whose probe would
-    /// otherwise stop at the gap and miss it.
+    /// otherwise stop at the gap and miss it. An entry more than ``longestProbe`` slots past
+    /// the gap has its home past the gap too, so the walk stops there: keys in sequence make
+    /// one run as long as the table is full.
     private mutating func vacate(_ slot: Int) {
         let mask = slots.count - 1
         var gap = slot
         var next = (slot + 1) & mask
-        while slots[next] != 0 {
+        while slots[next] != 0, (next - gap) & mask <= longestProbe {
             // The entry at `next` may fill the gap when its probe passes the gap on its way
             // there: the gap is no further from `next` than the entry's home is.
             let home = home(of: entries[Int(slots[next]) - 1].rowID, inTableOf: slots.count)
@@ -131,12 +158,26 @@ struct RowRegistry {
         if count < entries.count { entries.removeAll { $0.state == nil } }
         var size = max(slots.count, 8)
         while max(capacity, entries.count + 1) * 4 > size * 3 { size *= 2 }
+        while !place(inTableOf: size) { scrambles = true }
+    }
+
+    /// Puts every entry's position in a new table of `size` slots; `false`, leaving the table
+    /// unfinished, when unscrambled homes make a probe too long.
+    private mutating func place(inTableOf size: Int) -> Bool {
         slots = ContiguousArray(repeating: 0, count: size)
+        longestProbe = 0
         let mask = size - 1
         for position in entries.indices {
             var slot = home(of: entries[position].rowID, inTableOf: size)
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            var distance = 0
+            while slots[slot] != 0 {
+                slot = (slot + 1) & mask
+                distance += 1
+            }
+            if !scrambles, distance > Self.longestUnscrambledProbe { return false }
+            longestProbe = max(longestProbe, distance)
             slots[slot] = UInt32(position + 1)
         }
+        return true
     }
 }

@@ -6,15 +6,18 @@ import Testing
 /// registered row and no other, through growth and removals, whatever pattern the keys follow.
 @Suite struct RowRegistryTests {
     /// Row keys in the patterns a context meets: in sequence, spaced by a power of two (which
-    /// would pile onto few slots under a hash that keeps the low bits), and scattered.
+    /// piles onto few slots while homes are the keys' low bits, until the registry scrambles
+    /// them), half in sequence and half spaced (the switch made with rows registered), and
+    /// scattered.
     enum KeyPattern: CaseIterable, Sendable {
-        case inSequence, every1024th, every2To20th, scattered
+        case inSequence, every1024th, every2To20th, inSequenceThenEvery4096th, scattered
 
         func key(_ index: Int) -> Int64 {
             switch self {
             case .inSequence: Int64(index + 1)
             case .every1024th: Int64(index) * 1024
             case .every2To20th: Int64(index) << 20
+            case .inSequenceThenEvery4096th: index < 1500 ? Int64(index + 1) : Int64(index - 1499) * 4096
             case .scattered: Int64(truncatingIfNeeded: UInt64(index + 1) &* 0xD6E8_FEB8_6659_FD93)
             }
         }
