@@ -32,6 +32,8 @@ public class ModelContext: Equatable {
     public var author: String?
 
     let isMainContext: Bool
+    /// The weak reference to this context that the backing data it holds share.
+    let reference = ContextReference()
     var registered: [String: RowRegistry] = [:]
     var inserted: [ModelState] = []
     // Every change to a saved model reaches these two; the context is used from one thread at
@@ -55,12 +57,14 @@ public class ModelContext: Equatable {
         self.container = container
         autosaveEnabled = false
         isMainContext = false
+        reference.context = self
     }
 
     init(_ container: ModelContainer, isMainContext: Bool) {
         self.container = container
         autosaveEnabled = isMainContext
         self.isMainContext = isMainContext
+        reference.context = self
     }
 
     deinit {

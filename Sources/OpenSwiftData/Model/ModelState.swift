@@ -39,7 +39,12 @@ package class ModelState {
     private(set) var temporaryKey: UUID?
 
     /// The context the model is registered with.
-    weak var context: ModelContext?
+    var context: ModelContext? {
+        get { contextReference?.context }
+        set { contextReference = newValue?.reference }
+    }
+    /// The context's shared weak reference to itself (``ContextReference``).
+    private var contextReference: ContextReference?
     /// The model itself, kept alive by its context while it is registered there.
     var model: (any PersistentModel)?
 
