@@ -99,9 +99,17 @@ let package = Package(
         ),
         // A server process sharing one PostgreSQL store with others, for the tests of several
         // servers on one database.
+        // The models PostgresServerProcess saves, which the tests open its store with.
+        .target(
+            name: "PostgresServerModels",
+            dependencies: ["OpenSwiftData"],
+            path: "Tests/PostgresServerModels"
+        ),
         .executableTarget(
             name: "PostgresServerProcess",
-            dependencies: ["OpenSwiftData", "OpenSwiftDataPostgres", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: [
+                "OpenSwiftData", "OpenSwiftDataPostgres", "PostgresServerModels", .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/PostgresServerProcess"
         ),
         // What OpenSwiftData reads from store files it did not write, fuzzed (Scripts/fuzz.sh).
@@ -125,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
-            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess"]
+            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels"]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import PostgresNIO
+import PostgresServerModels
 import Testing
 @testable import OpenSwiftDataPostgres
 
@@ -11,26 +12,6 @@ import Testing
     init(title: String, code: String) {
         self.title = title
         self.code = code
-    }
-}
-
-/// The models of the PostgresServerProcess executable's saves, the same entities and
-/// attributes, so that this process can open its store.
-@Model final class Ticket {
-    var process: String
-    var serial: Int
-    init(process: String, serial: Int) {
-        self.process = process
-        self.serial = serial
-    }
-}
-
-@Model final class Tally {
-    @Attribute(.unique) var name: String
-    var lastProcess: String
-    init(name: String, lastProcess: String) {
-        self.name = name
-        self.lastProcess = lastProcess
     }
 }
 

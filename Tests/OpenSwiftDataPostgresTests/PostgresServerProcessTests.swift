@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import PostgresNIO
+import PostgresServerModels
 import Testing
 @testable import OpenSwiftDataPostgres
 

@@ -2,6 +2,7 @@ import Foundation
 import OpenSwiftData
 import NIOPosix
 import OpenSwiftDataPostgres
+import PostgresServerModels
 
 // A server process sharing one PostgreSQL store with others, for the tests of several servers
 // on one database. Usage: PostgresServerProcess <postgres URL> <database schema> <name> <saves>:
@@ -13,24 +14,6 @@ import OpenSwiftDataPostgres
 // fetches on a SwiftNIO event loop instead, which must stop the process. With "write-tags
 // <count>" it writes a version 1 store of tags, and with "migrate-tags" it opens it with
 // version 2 (a unique constraint and a defaulted attribute added), for the fault tests.
-
-@Model final class Ticket {
-    var process: String
-    var serial: Int
-    init(process: String, serial: Int) {
-        self.process = process
-        self.serial = serial
-    }
-}
-
-@Model final class Tally {
-    @Attribute(.unique) var name: String
-    var lastProcess: String
-    init(name: String, lastProcess: String) {
-        self.name = name
-        self.lastProcess = lastProcess
-    }
-}
 
 /// A store to migrate while the process may be killed: version 1 of its tags, then version 2,
 /// whose unique constraint over many rows takes a while to build.
