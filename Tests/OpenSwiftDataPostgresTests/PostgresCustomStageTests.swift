@@ -176,17 +176,9 @@ struct PostgresCustomStageTests {
         ParcelPlan.failingCode = "code 150"
         ParcelPlan.unsizedCode = nil
         defer { ParcelPlan.failingCode = nil }
-        try ThrowAwaySchema().use { place in
-            try writeVersion1(place)
-            let before = try place.dump(rowsOf: ["Parcel"])
-            #expect {
-                try openVersion2(place)
-            } throws: { error in
-                let text = "\(error)"
-                return text.contains("didMigrate closure of the stage from ParcelV1 (1.0.0) to ParcelV2 (2.0.0)") && text.contains("refused(\"code 150\")")
-                    && text.contains("rolled back")
-            }
-            #expect(try place.dump(rowsOf: ["Parcel"]) == before)
+        try expectVersion2Refused { text in
+            text.contains("didMigrate closure of the stage from ParcelV1 (1.0.0) to ParcelV2 (2.0.0)") && text.contains("refused(\"code 150\")")
+                && text.contains("rolled back")
         }
     }
 
@@ -196,14 +188,21 @@ struct PostgresCustomStageTests {
         ParcelPlan.failingCode = nil
         ParcelPlan.unsizedCode = "code 7"
         defer { ParcelPlan.unsizedCode = nil }
+        try expectVersion2Refused { text in
+            text.contains("Parcel.size is non-optional in ParcelV2 (2.0.0)") && text.contains("1 row of") && text.contains("didMigrate")
+        }
+    }
+
+    /// Writes version 1, expects opening it with version 2 to fail with an error whose text
+    /// `saysWhy`, and the rows to be as they were.
+    private func expectVersion2Refused(_ saysWhy: @escaping (String) -> Bool) throws {
         try ThrowAwaySchema().use { place in
             try writeVersion1(place)
             let before = try place.dump(rowsOf: ["Parcel"])
             #expect {
                 try openVersion2(place)
             } throws: { error in
-                let text = "\(error)"
-                return text.contains("Parcel.size is non-optional in ParcelV2 (2.0.0)") && text.contains("1 row of") && text.contains("didMigrate")
+                saysWhy("\(error)")
             }
             #expect(try place.dump(rowsOf: ["Parcel"]) == before)
         }
