@@ -19,8 +19,8 @@ struct PostgresRowWriter {
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// The inserted models whose `INSERT` held every to-one key.
     private var keysWrittenOnInsert: Set<ObjectIdentifier> = []
-    /// The inserted models that took over a stored row holding their unique values.
-    private var upsertedOverStoredRows: Set<ObjectIdentifier> = []
+    /// The inserted models that took over the stored row holding their unique values.
+    private(set) var upserts: [ObjectIdentifier: UpsertMerge] = [:]
 
     /// How many bytes of rows a `COPY` sends at a time.
     private static let copyChunkBytes = 256 * 1024
@@ -270,7 +270,10 @@ struct PostgresRowWriter {
             }
         }
         for state in states {
-            try writeExternalValues(state, try table(of: state), rowID: rowID(of: state)!) { _ in true }
+            let overStoredRow = upserts[ObjectIdentifier(state)] != nil
+            try writeExternalValues(state, try table(of: state), rowID: rowID(of: state)!) {
+                !overStoredRow || state.setsOnUpsert($0.propertyIndex)
+            }
         }
         return states.map { rowID(of: $0)! }
     }
@@ -392,47 +395,55 @@ struct PostgresRowWriter {
         }
     }
 
-    /// Inserts a model of an entity with uniqueness constraints, or updates the stored row
-    /// holding the same unique values (and makes it the model's class); returns the row's key.
+    /// Inserts a model of an entity with uniqueness constraints, or merges it into the stored
+    /// row holding the same unique values (``merge(_:into:_:)``); returns the row's key.
+    ///
+    /// For an entity with one uniqueness constraint over non-optional attributes (the SQLite
+    /// store's upsert case) the insert is `INSERT … ON CONFLICT DO NOTHING`: servers inserting
+    /// the same values at once each find the one row, none a unique violation.
     private mutating func upsert(_ state: ModelState, _ table: TableLayout) throws -> Int64 {
-        if let key = try atomicUpsert(state, table) { return key }
-        if let existing = try existingRow(matching: state, table) {
-            upsertedOverStoredRows.insert(ObjectIdentifier(state))
-            try updateRow(existing, of: state, table, columns: table.columns, settingClass: table.hierarchyEntities != nil)
-            return existing
+        let constraints = table.entity.uniquenessConstraintsWithInherited
+        let inOneStatement = table.upsertsInOneStatement && constraints.count == 1 && !table.columns.isEmpty
+        if !inOneStatement, let stored = try existingRow(matching: state, table) {
+            try merge(state, into: stored, table)
+            return stored
         }
         var binds = PostgresBindings()
         let placeholders = try bindRow(state, table, into: &binds)
         // Written again with the relationships: related rows may be upserted after this one.
         keysWrittenOnInsert.remove(ObjectIdentifier(state))
         let columns = insertColumns(table)
-        let sql = columns.isEmpty
+        var sql = columns.isEmpty
             ? "INSERT INTO \(table.tableName) DEFAULT VALUES"
             : "INSERT INTO \(table.tableName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"
-        let rows = try run(sql + " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))", binds)
-        return try rows[0].decode(Int64.self)
+        if inOneStatement { sql += " ON CONFLICT (\(constraints[0].map(PostgresNames.quoted).joined(separator: ", "))) DO NOTHING" }
+        if let row = try run(sql + " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))", binds).first {
+            return try row.decode(Int64.self)
+        }
+        guard let stored = try existingRow(matching: state, table) else {
+            throw SwiftDataError.modelValidationFailure.explaining(
+                "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
+        }
+        try merge(state, into: stored, table)
+        return stored
     }
 
-    /// For an entity with one uniqueness constraint over non-optional attributes (the SQLite
-    /// store's upsert case), the insert as one `INSERT … ON CONFLICT … DO UPDATE`: atomic, so
-    /// servers upserting the same values at once each get the one row, none a unique
-    /// violation. Returns the row's key; `nil`, writing nothing, for other entities.
-    private mutating func atomicUpsert(_ state: ModelState, _ table: TableLayout) throws -> Int64? {
-        let constraints = table.entity.uniquenessConstraintsWithInherited
-        guard table.upsertsInOneStatement, constraints.count == 1, !table.columns.isEmpty else { return nil }
+    /// Writes an inserted model over the stored row holding its unique values: the attributes
+    /// it sets that differ, and its class; its relationships follow with everyone's
+    /// (``writeRelationships(inserted:updated:)``).
+    private mutating func merge(_ state: ModelState, into rowID: Int64, _ table: TableLayout) throws {
+        var storages = table.columns.map(\.codec.storage) + table.foreignKeys.map { _ in StorageType.int64 }
+        if table.hierarchyEntities != nil { storages.append(.string) }
+        let selected = zip(UpsertMerge.storedColumnNames(of: table), storages).map { PostgresValues.selected(PostgresNames.quoted($0), for: $1) }
         var binds = PostgresBindings()
-        let placeholders = try bindRow(state, table, into: &binds)
-        // Written again with the relationships, as the SQLite store's upsert leaves them.
-        keysWrittenOnInsert.remove(ObjectIdentifier(state))
-        let updated = table.columns.map(\.name) + (table.hierarchyEntities != nil ? [TableLayout.entityColumn] : [])
-        let assignments = updated.map(PostgresNames.quoted).map { "\($0) = excluded.\($0)" }
-        let target = constraints[0].map(PostgresNames.quoted).joined(separator: ", ")
+        binds.append(rowID)
         let rows = try run(
-            "INSERT INTO \(table.tableName) (\(insertColumns(table))) VALUES (\(placeholders.joined(separator: ", "))) ON CONFLICT (\(target)) DO UPDATE SET \(assignments.joined(separator: ", ")) RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn)), (xmax = 0)",
+            "SELECT \(selected.joined(separator: ", ")) FROM \(table.tableName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $1 FOR UPDATE",
             binds)
-        let (key, inserted) = try rows[0].decode((Int64, Bool).self)
-        if !inserted { upsertedOverStoredRows.insert(ObjectIdentifier(state)) }
-        return key
+        let stored = try zip(rows.first.map(Array.init) ?? [], storages).map { try PostgresValues.stored($0, as: $1) }
+        let merge = try UpsertMerge(state, table, rowID: rowID, stored: stored, rowIDOf: rowID(of:))
+        try updateRow(rowID, of: state, table, columns: merge.changedColumns.map { table.columns[$0] }, settingClass: merge.changesClass)
+        upserts[ObjectIdentifier(state)] = merge
     }
 
     /// The row that already holds the values of one of the entity's uniqueness constraints
@@ -484,16 +495,29 @@ struct PostgresRowWriter {
 
     // MARK: Relationships
 
-    /// Deletes the join rows of the to-many relationships of inserted models that took over a
-    /// stored row (through a unique constraint): their values are written over the row's.
-    func clearJoinRows(ofInserted states: [ModelState]) throws {
-        for state in states where upsertedOverStoredRows.contains(ObjectIdentifier(state)) {
-            guard let rowID = rowID(of: state) else { continue }
-            for relationship in try table(of: state).relationships {
-                guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage, state.holdsLoadedValue(of: relationship) else { continue }
+    /// Deletes the stored links of the to-many relationships inserted models set over the
+    /// stored rows they took over through a unique constraint: their join rows, and the keys
+    /// other rows hold to them that their values do not.
+    func clearLinks(ofUpserted states: [ModelState]) throws {
+        for state in states {
+            guard let merge = upserts[ObjectIdentifier(state)] else { continue }
+            for relationship in try table(of: state).relationships
+            where state.setsOnUpsert(relationship.propertyIndex) && state.holdsLoadedValue(of: relationship) {
                 var binds = PostgresBindings()
-                binds.append(rowID)
-                try run("DELETE FROM \(PostgresNames.quoted(joinTable)) WHERE \(PostgresNames.quoted(ownColumn)) = $1", binds)
+                binds.append(merge.rowID)
+                switch relationship.storage {
+                case .joinTable(let joinTable, let ownColumn, _):
+                    try run("DELETE FROM \(PostgresNames.quoted(joinTable)) WHERE \(PostgresNames.quoted(ownColumn)) = $1", binds)
+                case .inverseForeignKey(let column):
+                    guard let destination = tables[relationship.destination] else { continue }
+                    binds.append(state.relatedRowIDs(relationship, rowID: rowID(of:)))
+                    let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
+                    try run(
+                        "UPDATE \(destination.tableName) SET \(PostgresNames.quoted(column)) = NULL WHERE \(PostgresNames.quoted(column)) = $1 AND NOT (\(key) = ANY($2))",
+                        binds)
+                case .foreignKey:
+                    break
+                }
             }
         }
     }
@@ -509,7 +533,8 @@ struct PostgresRowWriter {
             for state in states where !state.layout.relationshipIndices.isEmpty {
                 guard let rowID = rowID(of: state) else { continue }
                 let table = try table(of: state)
-                for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged) {
+                let overStoredRow = !onlyChanged && upserts[ObjectIdentifier(state)] != nil
+                for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged, overStoredRow: overStoredRow) {
                     switch relationship.storage {
                     case .foreignKey(let column):
                         if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }

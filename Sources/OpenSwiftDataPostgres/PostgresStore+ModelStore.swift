@@ -42,11 +42,17 @@ extension PostgresStore: ModelStore {
                 // the last word, as in the SQLite store.
                 try writer.update(changes.updated.sorted(by: Self.tableAndKeyOrder))
                 saved.insertedRowIDs = try writer.insert(changes.inserted)
-                try writer.clearJoinRows(ofInserted: changes.inserted)
+                if !writer.upserts.isEmpty {
+                    for (position, state) in changes.inserted.enumerated() {
+                        if let merge = writer.upserts[ObjectIdentifier(state)] { saved.upserts[position] = merge.updatedProperties }
+                    }
+                    try writer.clearLinks(ofUpserted: changes.inserted)
+                }
                 try writer.writeRelationships(inserted: changes.inserted, updated: changes.updated)
                 // A migration's own writes are not history (as on SQLite).
                 if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
-                    recorded += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
+                    recorded += try StoreHistory.changes(
+                        of: changes, insertedRowIDs: saved.insertedRowIDs, upserts: saved.upserts, tables: tables)
                     saved.historyTransaction = try history.record(recorded, author: changes.author, sender: commitSender, session: session)
                 }
                 return saved

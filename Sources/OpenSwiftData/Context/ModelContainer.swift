@@ -203,10 +203,28 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             report: MigrationProgress.waitingReport(storeURL: url, from: "the stored version", to: schema.version.description, progress))
         var opened = try SQLiteStore.openExisting(at: url, schema: schema, openingWait: openingWait)
         let recorded = try opened?.metadata ?? SQLiteStore.inspectFile(at: url, readOnly: false, expected: schema)
-        guard let stored = recorded, let migration = try MigrationPlanner.migration(
-            of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
-            backingUp: configuration.backsUpBeforeMigrating)
-        else {
+        let plan = { (stored: StoreMetadata) in
+            try MigrationPlanner.migration(
+                of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
+                backingUp: configuration.backsUpBeforeMigrating)
+        }
+        let planned: PlannedMigration?
+        do {
+            planned = try recorded.flatMap(plan)
+        } catch is SwiftDataError where planVersions == nil {
+            // Without the plan, a versioned store is refused until it has these models'
+            // structure. The app may be migrating it to them right now, holding the write lock
+            // while its extension starts: look again once it lets go (as an opener with the plan
+            // does), and open the store if it now matches, refused as before if not.
+            opened = nil
+            var report: MigrationReport?
+            let found = try MigrationExecutor.run(
+                storeAt: url, waitingUpTo: configuration.migrationWaitTimeout, progress: progress,
+                expected: (recorded?.versionIdentifier ?? "the stored version", schema.version.description), report: &report,
+                plan: plan)
+            return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: found, openingWait: openingWait), nil)
+        }
+        guard let migration = planned, let stored = recorded else {
             return (try opened?.store ?? SQLiteStore(
                 location: .file(url), schema: schema, allowsSave: true, metadata: recorded, openingWait: openingWait), nil)
         }
@@ -219,12 +237,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         let migrated = try MigrationExecutor.run(
             storeAt: url, waitingUpTo: configuration.migrationWaitTimeout, progress: progress,
             expected: (migration.steps.first?.fromName ?? stored.versionIdentifier, migration.steps.last?.toName ?? schema.version.description),
-            report: &report
-        ) { stored in
-            try MigrationPlanner.migration(
-                of: url, stored: stored, to: schema, versions: planVersions, entitiesElsewhere: layout.entitiesElsewhere,
-                backingUp: configuration.backsUpBeforeMigrating)
-        }
+            report: &report, plan: plan)
         return (try SQLiteStore(location: .file(url), schema: schema, allowsSave: true, metadata: migrated, openingWait: openingWait), report)
     }
 

@@ -63,6 +63,36 @@ extension ModelContext {
         }
     }
 
+    /// Turns the pending deletes of the models of `query`'s rows `rowIDs` (a batch that
+    /// `enumerate` loaded) into pending batch deletes of those rows by key, and lets the models
+    /// go: the save deletes the rows as ``delete(model:where:includeSubclasses:)`` does, applying
+    /// the delete rules. Not for an entity whose delete history keeps values
+    /// (`.preserveValueOnDeletion`), or that reaches one by `.cascade`: a batch delete records
+    /// its rows without them.
+    func keepDeletesAsRowKeys(_ query: FetchPlan, rowIDs: [Int64]) {
+        guard !deleted.isEmpty else { return }
+        let entities = container.schema.entitiesByName
+        let keepsValues = cascadeReach(of: query.table.entity.name).contains { name in
+            entities[name].map { $0.selfAndDescendants.contains { $0.attributesInOrder.contains { $0.options.contains(.preserveValueOnDeletion) } } } ?? true
+        }
+        guard !keepsValues else { return }
+        var keys: [Int64] = []
+        withRegistry(of: query.table.registryKey) { byRowID in
+            for rowID in rowIDs {
+                guard let state = byRowID[rowID], state.isDeleted, deleted.removeValue(forKey: ObjectIdentifier(state)) != nil else { continue }
+                keys.append(rowID)
+                byRowID[rowID] = nil
+                state.faultRelationships()
+                state.context = nil
+                state.model = nil
+            }
+        }
+        // A statement's parameters are limited; 500 keys each, as deletes of models go.
+        for chunk in keys.chunked(by: 500) {
+            batchDeletes.append(FetchPlan(store: query.store, table: query.table, condition: query.table.keyIsOne(of: chunk), orderBy: nil))
+        }
+    }
+
     /// How the store deletes a pending batch at the save (after ``loadModelsOfBatchDeletes()``).
     func storeDeleteKind(of batch: FetchPlan) -> BatchDeleteKind {
         guard isolatedEntity(batch) else { return .applyingDeleteRules }

@@ -134,8 +134,13 @@ extension ModelContext {
     /// time and letting each batch go before loading the next, so memory stays bounded by the
     /// batch, not the number of models.
     ///
-    /// Unless `allowEscapingMutations` is `true`, the block must leave no unsaved changes at the
-    /// end of a batch (save inside it), or the enumeration stops with an error.
+    /// Unless `allowEscapingMutations` is `true`, the block must leave no inserted or changed
+    /// models at the end of a batch (save inside it), or the enumeration stops with an error.
+    /// Deleting models is no such change: the deletes stay pending for the next save (a
+    /// surrounding ``transaction(block:)``'s, say), and the deleted models of each batch are let
+    /// go with it, kept as the keys of their rows, so memory stays bounded by the batch even when
+    /// the block deletes every model. (Models of an entity whose delete history keeps values,
+    /// `.preserveValueOnDeletion`, or reaches one by `.cascade`, are kept whole for it.)
     ///
     /// - Parameters:
     ///   - fetch: Which models, in what order, and how many.
@@ -143,8 +148,8 @@ extension ModelContext {
     ///   - allowEscapingMutations: Whether a batch may end with unsaved changes.
     ///   - block: Called with each model in turn.
     /// - Throws: What `block` throws; ``SwiftDataError/modelValidationFailure`` when a batch ends
-    ///   with unsaved changes and `allowEscapingMutations` is `false`; the errors of
-    ///   ``fetch(_:)``.
+    ///   with inserted or changed models and `allowEscapingMutations` is `false` (every change
+    ///   made so far stays pending); the errors of ``fetch(_:)``.
     public func enumerate<T>(
         _ fetch: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (_ model: T) throws -> Void
@@ -161,9 +166,12 @@ extension ModelContext {
             for model in try models(T.self, rowIDs: batch, query) {
                 try block(model)
             }
-            if !allowEscapingMutations, hasChanges {
-                throw SwiftDataError.modelValidationFailure.explaining(
-                    "enumerate(_:batchSize:) left unsaved changes after a batch of \(query.table.entity.name); save inside the block, or pass allowEscapingMutations: true")
+            if !allowEscapingMutations {
+                if !inserted.isEmpty || !changed.isEmpty {
+                    throw SwiftDataError.modelValidationFailure.explaining(
+                        "enumerate(_:batchSize:allowEscapingMutations:block:) left \(inserted.count) inserted and \(changed.count) changed models unsaved after a batch of \(query.table.entity.name), which keeps the batch's models in memory; every change stays pending. Save inside the block, or pass allowEscapingMutations: true (deletes need neither)")
+                }
+                keepDeletesAsRowKeys(query, rowIDs: loaded)
             }
             forgetUnchanged(entity: query.table.entity.name, rowIDs: loaded)
         }

@@ -56,7 +56,10 @@ extension ModelContext {
                 historyTransactions[store.identifier] = transaction
             }
             // Committed: done with, even if another store's write fails after this one.
+            let upserted = saved.upserts.keys.sorted().map { changes.inserted[$0] }
+            let keptProperties = upserted.map { state in state.layout.properties.indices.filter { !state.setsOnUpsert($0) } }
             insertedIDs += finishInserts(changes.inserted, rowIDs: saved.insertedRowIDs, in: store)
+            try takeStoredValues(of: upserted, properties: keptProperties, from: store)
             inserted.removeAll { !$0.isInserted }
             for state in changes.deleted {
                 deletedIDs.append(state.modelID)
@@ -144,6 +147,20 @@ extension ModelContext {
             }
         }
         return identifiers
+    }
+
+    /// Gives models that took over stored rows through a unique constraint the values their rows
+    /// hold for `properties` (by model), those they did not set: the stored values and links the
+    /// upsert kept, so that each model reads its row as merged.
+    private func takeStoredValues(of states: [ModelState], properties: [[Int]], from store: any ModelStore) throws {
+        for (state, indices) in zip(states, properties) where !indices.isEmpty && state.context === self {
+            guard let rowID = state.rowID, let table = store.tables[state.layout.entityName] else { continue }
+            try store.forEachRow(table, rowIDs: [rowID]) { _, stored in
+                if state.values.isEmpty { state.allocateValues() }
+                guard stored.valueSlots === state.values.valueSlots else { return }
+                for index in indices { state.values[index] = stored[index] }
+            }
+        }
     }
 
     /// Gives each saved insert of one store its row and registers it; returns the new identifiers.

@@ -87,26 +87,36 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         setValue(typed: newValue, at: index(of: key))
     }
 
+    // The relationships' setters below are what a model's `init` assigns through (its setters
+    // go through `PersistentModel.setValue`, which keeps the inverse side in step). A value
+    // holding no model is what a declaration's `= []` or a `nil` passed to `init` gives: an
+    // upsert keeps the stored links for it (``ModelState/assignedProperties``).
+
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: PersistentModel {
-        setValue(newValue, at: index(of: key))
+        assignRelationship(newValue, at: index(of: key))
     }
 
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value?>, to newValue: Value?) where Value: PersistentModel {
-        setValue(newValue as Any, at: index(of: key))
+        assignRelationship(newValue as Any, at: index(of: key))
     }
 
     @usableFromInline
     func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
     where Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        setValue(newValue, at: index(of: key))
+        assignRelationship(newValue, at: index(of: key))
     }
 
     @usableFromInline
     func setValue<Value, OtherModel>(forKey key: KeyPath<M, Value>, to newValue: Value)
     where Value: Encodable, Value: RelationshipCollection, OtherModel == Value.PersistentElement {
-        setValue(newValue, at: index(of: key))
+        assignRelationship(newValue, at: index(of: key))
+    }
+
+    private func assignRelationship(_ newValue: Any, at index: Int) {
+        setValue(newValue, at: index)
+        if !isBeingLoaded, !relatedModels(in: newValue, at: index).isEmpty { noteAssigned(index) }
     }
 
     @usableFromInline

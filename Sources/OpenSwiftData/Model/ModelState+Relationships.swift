@@ -36,6 +36,7 @@ extension ModelState {
     func setRelationship(_ newValue: Any, at index: Int, owner: any PersistentModel) {
         let old = relatedModels(at: index)
         setValue(newValue, at: index)
+        noteAssigned(index)
         guard let inverse = layout.inverse(of: index) else { return }
         let new = relatedModels(in: newValue, at: index)
         let oldIDs = Set(old.map { ObjectIdentifier($0) })
@@ -66,6 +67,7 @@ extension ModelState {
                 previous.modelState?.unlink(me, at: inverse.index)
             }
             setValue(other, at: index)
+            noteAssigned(index)
         }
     }
 
@@ -89,6 +91,7 @@ extension ModelState {
         } else {
             // No value at all for a non-optional to-one: saving then fails unless it gets a new one.
             setValue(Self.slot(property.emptyValue), at: index)
+            noteAssigned(index)
         }
     }
 
@@ -133,6 +136,7 @@ extension ModelState {
     /// Records that the values are now saved.
     func markSaved() {
         changedProperties = []
+        assignedProperties = []
         isInserted = false
     }
 

@@ -53,6 +53,14 @@ package class ModelState {
     /// context (``SavedValues``).
     @exclusivity(unchecked) package var changedProperties: PropertyIndexSet = []
 
+    /// The properties the app gave a value of the model's own before its first save: assigned
+    /// through their setters, given a related model in `init`, or (a to-one) changed as the
+    /// inverse side of another model's. Attributes given a value in `init` are not recorded (a
+    /// value there counts by itself), nor is a to-many gaining or losing members as another
+    /// model's inverse. What an insert that takes over a stored row writes
+    /// (``setsOnUpsert(_:)``).
+    @exclusivity(unchecked) package var assignedProperties: PropertyIndexSet = []
+
     /// Backing data over `values`; with none, room for them is made on the first value set, so
     /// backing data that never holds a value (one a custom `BackingData` replaces at once)
     /// costs no storage.
@@ -120,6 +128,9 @@ package class ModelState {
             allocateValues()
         }
         guard !other.values.isEmpty else { return }
+        for index in other.layout.properties.indices where other.assignedProperties.contains(index) {
+            assignedProperties.insert(index)
+        }
         for index in other.layout.properties.indices where other.values.holdsValue(at: index) && !values.holdsValue(at: index) {
             values[index] = other.values[index]
         }
@@ -144,6 +155,25 @@ package class ModelState {
         }
         if temporaryKey == nil { temporaryKey = UUID() }
         return .temporary(entityName: layout.entityName, key: temporaryKey!)
+    }
+
+    /// Records in ``assignedProperties`` that the app gave the property at `index` a value,
+    /// while the model has not been saved.
+    func noteAssigned(_ index: Int) {
+        if rowID == nil { assignedProperties.insert(index) }
+    }
+
+    /// Whether an insert of the model that takes over the stored row holding its unique values
+    /// writes the property at `index`; what it does not write keeps the stored value. It
+    /// writes what the app set: a relationship in ``assignedProperties``, an attribute holding a
+    /// value other than `nil` (given by `init`, a default value or a setter), and one holding
+    /// `nil` when a setter put it there. A `nil` or an empty relationship that the model only
+    /// started with (an optional left unassigned, a declaration's `= []`, a `nil` passed to
+    /// `init`) is not set.
+    package func setsOnUpsert(_ index: Int) -> Bool {
+        if assignedProperties.contains(index) { return true }
+        guard !layout.properties[index].isRelationship, hasValue(at: index) else { return false }
+        return !layout.properties[index].isOptional || (values[index] as? any OptionalProtocol)?.wrappedValue != nil
     }
 
     var hasChanges: Bool {

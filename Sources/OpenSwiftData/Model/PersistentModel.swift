@@ -185,7 +185,12 @@ extension PersistentModel {
     ///   - newValue: The new value.
     @_disfavoredOverload
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
-        persistentBackingData.setValue(forKey: key, to: newValue)
+        guard let state = modelState else { return persistentBackingData.setValue(forKey: key, to: newValue) }
+        // A setter's `nil` is set on purpose, where the one an optional starts with is not
+        // (``ModelState/setsOnUpsert(_:)``); only a model not saved yet needs to tell them apart.
+        let index = state.index(of: key)
+        state.setValue(typed: newValue, at: index)
+        state.noteAssigned(index)
     }
 
     /// Sets the non-optional to-one relationship at `key` and updates the inverse relationship of

@@ -12,10 +12,15 @@ extension ModelState {
     }
 
     /// The relationships of `table` a save writes for the model: the loaded ones (a fault holds
-    /// nothing new), and with `onlyChanged` (an update) only those it changed.
-    package func relationshipsToWrite(in table: TableLayout, onlyChanged: Bool) -> LazyFilterSequence<[StoredRelationship]> {
+    /// nothing new); with `onlyChanged` (an update) only those it changed, with `overStoredRow`
+    /// (an insert that took over the stored row holding its unique values) only those it sets.
+    package func relationshipsToWrite(
+        in table: TableLayout, onlyChanged: Bool, overStoredRow: Bool = false
+    ) -> LazyFilterSequence<[StoredRelationship]> {
         table.relationships.lazy.filter { relationship in
-            (!onlyChanged || self.changedProperties.contains(relationship.propertyIndex)) && self.holdsLoadedValue(of: relationship)
+            (!onlyChanged || self.changedProperties.contains(relationship.propertyIndex))
+                && (!overStoredRow || self.setsOnUpsert(relationship.propertyIndex))
+                && self.holdsLoadedValue(of: relationship)
         }
     }
 

@@ -25,6 +25,8 @@ struct RowWriter {
     /// The inserted models whose new row got every to-one key in its `INSERT`: their related
     /// rows already had keys. Their keys need no second write once every new row has its key.
     private var keysWrittenOnInsert: Set<ObjectIdentifier> = []
+    /// The inserted models that took over the stored row holding their unique values.
+    private(set) var upserts: [ObjectIdentifier: UpsertMerge] = [:]
 
     private struct Statement: Hashable {
         enum Purpose: Hashable {
@@ -115,49 +117,58 @@ struct RowWriter {
                 try statement.bind(key ?? .null, at: Int32(table.columns.count + offset + 1))
             }
         }
-        let rowID: Int64
-        var insertedNewRow = true
+        var rowID: Int64
         if let upsert = try upsertStatement(of: table) {
-            // An upsert that updated a row leaves the connection's last inserted key as it was.
-            // (`RETURNING` would say which row it wrote, but costs SQLite more than the insert
-            // itself.) Keys are counted per table and the last inserted key per connection, so
-            // a new row can also get the key another table's row just got: the lookup by unique
-            // values finds the written row either way.
+            // An insert that met the row holding its unique values inserted nothing and left
+            // the connection's last inserted key as it was. (`RETURNING` would say which row it
+            // wrote, but costs SQLite more than the insert itself.) Keys are counted per table
+            // and the last inserted key per connection, so a new row can also get the key
+            // another table's row just got: the lookup by unique values finds the row either way.
             let keyBefore = upsert.lastInsertedRowID
             try upsert.execute(bindRow)
-            let keyAfter = upsert.lastInsertedRowID
-            if keyAfter != keyBefore {
-                rowID = keyAfter
-            } else if let written = try existingRow(matching: state, table, keys: keys) {
-                // The upsert updated the stored row's attributes, not its keys.
-                insertedNewRow = false
-                rowID = written
-            } else {
-                throw SwiftDataError.modelValidationFailure.explaining(
-                    "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
+            rowID = upsert.lastInsertedRowID
+            if rowID == keyBefore {
+                guard let stored = try existingRow(matching: state, table, keys: keys) else {
+                    throw SwiftDataError.modelValidationFailure.explaining(
+                        "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
+                }
+                rowID = stored
+                try merge(state, into: stored, table)
             }
-        } else if let existing = try existingRow(matching: state, table, keys: keys) {
-            if !table.columns.isEmpty {
-                let everyColumn = Array(table.columns.indices)
-                try updateRow(existing, of: state, table, columnIndices: everyColumn, with: statement(.update(everyColumn), of: table))
-            }
-            if let sql = table.setClassSQL {
-                // The row takes the class of the model inserted over it.
-                try db.execute(sql: sql, arguments: [existing])
-            }
-            insertedNewRow = false
-            rowID = existing
+        } else if let stored = try existingRow(matching: state, table, keys: keys) {
+            rowID = stored
+            try merge(state, into: stored, table)
         } else {
             let insert = try statement(.insert, of: table)
             try insert.execute(bindRow)
             rowID = insert.lastInsertedRowID
         }
         if keepsNewRowIDs { newRowIDs[ObjectIdentifier(state)] = rowID }
+        let insertedNewRow = upserts[ObjectIdentifier(state)] == nil
         if insertedNewRow, !keys.isEmpty, !keys.contains(where: { $0 == nil }) {
             keysWrittenOnInsert.insert(ObjectIdentifier(state))
         }
-        try writeExternalValues(state, table, rowID: rowID) { _ in true }
+        try writeExternalValues(state, table, rowID: rowID) { insertedNewRow || state.setsOnUpsert($0.propertyIndex) }
         return rowID
+    }
+
+    /// Writes an inserted model over the stored row holding its unique values: the attributes
+    /// it sets that differ, and its class; its relationships follow with everyone's
+    /// (``writeRelationships(of:onlyChanged:)``).
+    private mutating func merge(_ state: ModelState, into rowID: Int64, _ table: TableLayout) throws {
+        let names = UpsertMerge.storedColumnNames(of: table).map { "\(table.tableName).\($0.quotedDatabaseIdentifier)" }
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(names.joined(separator: ", ")) FROM \(table.tableName) WHERE \(table.qualifiedKeyColumn) = ?"),
+            arguments: [rowID])
+        let stored = row.map { row in row.databaseValues.map(StoredValue.init) } ?? []
+        let merge = try UpsertMerge(state, table, rowID: rowID, stored: stored, rowIDOf: self.rowID(of:))
+        if !merge.changedColumns.isEmpty {
+            try updateRow(rowID, of: state, table, columnIndices: merge.changedColumns, with: statement(.update(merge.changedColumns), of: table))
+        }
+        if merge.changesClass, let sql = table.setClassSQL {
+            try db.execute(sql: sql, arguments: [rowID])
+        }
+        upserts[ObjectIdentifier(state)] = merge
     }
 
     /// The row that already holds the values of one of the entity's uniqueness constraints,
@@ -273,28 +284,40 @@ struct RowWriter {
         state.foreignKey(foreignKey, rowID: rowID(of:)).map { $0?.databaseValue ?? .null }
     }
 
-    /// Deletes the join rows of an inserted model's to-many relationships that its value is
-    /// written over: those of the row an insert updated through a unique constraint. Run for
-    /// every inserted model before any of their relationships are written, so that a side whose
-    /// value does not hold the other (one declared with another version's class, which cannot
-    /// hold this container's models) never deletes the join row the other side wrote.
-    mutating func clearJoinRows(ofInserted state: ModelState) throws {
-        guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
-        for relationship in try table(of: state).relationships {
-            guard case .joinTable(let joinTable, let ownColumn, _) = relationship.storage, state.holdsLoadedValue(of: relationship)
-            else { continue }
-            try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
-                .execute(arguments: [rowID])
+    /// Deletes the stored links of the to-many relationships an inserted model sets over the
+    /// stored row it took over through a unique constraint: their join rows, and the keys other
+    /// rows hold to it that its value does not. Run for every such model before any
+    /// relationship is written, so that a side whose value does not hold the other (one
+    /// declared with another version's class, which cannot hold this container's models) never
+    /// deletes the join row the other side wrote.
+    mutating func clearLinks(ofUpserted state: ModelState) throws {
+        guard let merge = upserts[ObjectIdentifier(state)] else { return }
+        for relationship in try table(of: state).relationships
+        where state.setsOnUpsert(relationship.propertyIndex) && state.holdsLoadedValue(of: relationship) {
+            switch relationship.storage {
+            case .joinTable(let joinTable, let ownColumn, _):
+                try db.cachedStatement(sql: "DELETE FROM \(joinTable.quotedDatabaseIdentifier) WHERE \(ownColumn.quotedDatabaseIdentifier) = ?")
+                    .execute(arguments: [merge.rowID])
+            case .inverseForeignKey(let column):
+                guard let destination = tables[relationship.destination] else { continue }
+                let kept = state.relatedRowIDs(relationship, rowID: rowID(of:))
+                try db.execute(
+                    sql: "UPDATE \(destination.tableName) SET \(column.quotedDatabaseIdentifier) = NULL WHERE \(column.quotedDatabaseIdentifier) = ? AND \(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier) NOT IN (\(TableLayout.placeholders(kept.count)))",
+                    arguments: StatementArguments([merge.rowID] + kept))
+            case .foreignKey:
+                break
+            }
         }
     }
 
     /// Writes the to-one keys and join rows of a model; for an updated model only those of
-    /// relationships it changed. An inserted model's join rows were cleared first
-    /// (``clearJoinRows(ofInserted:)``).
+    /// relationships it changed, for one that took over a stored row only those it sets, whose
+    /// stored links were cleared first (``clearLinks(ofUpserted:)``).
     mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
         guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         let table = try table(of: state)
-        for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged) {
+        let overStoredRow = !onlyChanged && upserts[ObjectIdentifier(state)] != nil
+        for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged, overStoredRow: overStoredRow) {
             switch relationship.storage {
             case .foreignKey(let column):
                 if !onlyChanged, keysWrittenOnInsert.contains(ObjectIdentifier(state)) { continue }

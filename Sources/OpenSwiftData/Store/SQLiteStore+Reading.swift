@@ -28,11 +28,7 @@ extension SQLiteStore {
     /// Calls `body` with each row of an entity that has one of the keys, in key order; keys
     /// with no row are skipped.
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws {
-        let placeholders = TableLayout.placeholders(rowIDs.count)
-        let condition = SQLFragment(
-            sql: "\(table.qualifiedKeyColumn) IN (\(placeholders))",
-            arguments: rowIDs.map(\.databaseValue))
-        try forEachRow(RowSelection(table, where: condition), body)
+        try forEachRow(RowSelection(table, where: table.keyIsOne(of: rowIDs)), body)
     }
 
     /// Calls `body` with each row of an entity whose key is in `range`, in key order: a walk

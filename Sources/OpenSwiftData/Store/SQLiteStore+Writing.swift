@@ -48,8 +48,12 @@ extension SQLiteStore {
                 for state in changes.inserted {
                     saved.insertedRowIDs.append(try writer.insert(state))
                 }
-                for state in changes.inserted {
-                    try writer.clearJoinRows(ofInserted: state)
+                if !writer.upserts.isEmpty {
+                    for (position, state) in changes.inserted.enumerated() {
+                        guard let merge = writer.upserts[ObjectIdentifier(state)] else { continue }
+                        saved.upserts[position] = merge.updatedProperties
+                        try writer.clearLinks(ofUpserted: state)
+                    }
                 }
                 for state in changes.inserted {
                     try writer.writeRelationships(of: state, onlyChanged: false)
@@ -58,7 +62,8 @@ extension SQLiteStore {
                     try writer.writeRelationships(of: state, onlyChanged: true)
                 }
                 if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
-                    history += try StoreHistory.changes(of: changes, insertedRowIDs: saved.insertedRowIDs, tables: tables)
+                    history += try StoreHistory.changes(
+                        of: changes, insertedRowIDs: saved.insertedRowIDs, upserts: saved.upserts, tables: tables)
                     if !history.isEmpty {
                         saved.historyTransaction = try StoreHistory.record(
                             history, author: changes.author, tablesExist: historyTablesExist.load(ordering: .relaxed), in: db)

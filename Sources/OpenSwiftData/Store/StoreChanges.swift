@@ -27,6 +27,10 @@ package struct SavedChanges {
     package var insertedRowIDs: [Int64] = []
     /// The keys of the rows batch deletes removed, by entity, for those that report them.
     package var deletedRowIDs: [String: [Int64]] = [:]
+    /// The inserts that took over the stored row holding their unique values, by their position
+    /// in the save's inserts, with the properties each changed there (``UpsertMerge``): the
+    /// context gives those models the row's values of the properties they do not set.
+    package var upserts: [Int: [String]] = [:]
     /// The number of the history transaction the save recorded; `nil` when it recorded none.
     package var historyTransaction: Int64?
 

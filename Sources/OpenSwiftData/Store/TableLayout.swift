@@ -50,6 +50,11 @@ package final class TableLayout: @unchecked Sendable {
         "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(Self.placeholders(keyCount)))"
     }
 
+    /// The condition that a row's key is one of `rowIDs`.
+    package func keyIsOne(of rowIDs: [Int64]) -> SQLFragment {
+        SQLFragment(sql: "\(qualifiedKeyColumn) IN (\(Self.placeholders(rowIDs.count)))", arguments: rowIDs.map(\.databaseValue))
+    }
+
     /// The key column, qualified with the table's name for queries that join other tables.
     package var qualifiedKeyColumn: String {
         "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
@@ -143,8 +148,7 @@ package final class TableLayout: @unchecked Sendable {
         insertSQL = names.isEmpty
             ? "INSERT INTO \(tableName) DEFAULT VALUES"
             : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
-        upsertSQL = Self.upsertSQL(
-            insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName, inHierarchy: hierarchy != nil)
+        upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
         rowDecoder = RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns,
             readsAnotherClass: registryKey != nil)!
@@ -174,14 +178,15 @@ package final class TableLayout: @unchecked Sendable {
     /// `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
     let selectList: String
     let insertSQL: String
-    /// The insert as one statement that updates the row holding the same unique values
-    /// instead: for an entity with one uniqueness constraint over non-optional attributes.
-    /// Otherwise `nil`, and a save looks for that row first (`IS` matches `NULL`, which a unique
-    /// index never does). SQLite counts a key off the table's sequence before it finds the
-    /// conflict, so an upsert that updates leaves a gap in the keys new rows get.
+    /// The insert as one statement that inserts nothing where a row holds the same unique
+    /// values, which the save then merges the model into (``UpsertMerge``): for an entity with
+    /// one uniqueness constraint over non-optional attributes. Otherwise `nil`, and a save looks
+    /// for that row first (`IS` matches `NULL`, which a unique index never does). SQLite counts
+    /// a key off the table's sequence before it finds the conflict, so an upsert that updates
+    /// leaves a gap in the keys new rows get.
     let upsertSQL: String?
-    /// Whether an insert can update the row holding its unique values in the same statement:
-    /// one uniqueness constraint, over non-optional attributes (``upsertSQL``'s case).
+    /// Whether an insert can find the row holding its unique values in the same statement: one
+    /// uniqueness constraint, over non-optional attributes (``upsertSQL``'s case).
     package var upsertsInOneStatement: Bool { upsertSQL != nil }
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     package let rowDecoder: RowDecoder
@@ -340,17 +345,13 @@ package final class TableLayout: @unchecked Sendable {
         return "UPDATE \(tableName) SET \(Self.entityColumn.quotedDatabaseIdentifier) = '\(entity.name.replacingOccurrences(of: "'", with: "''"))' WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
     }
 
-    private static func upsertSQL(
-        insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int], inHierarchy: Bool
-    ) -> String? {
+    private static func upsertSQL(insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int]) -> String? {
         let constraints = entity.uniquenessConstraintsWithInherited
         guard constraints.count == 1, let constraint = constraints.first,
               constraint.allSatisfy({ name in columnIndexByName[name].map { !columns[$0].isOptional } ?? false })
         else { return nil }
         let target = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let updated = columns.map(\.name) + (inHierarchy ? [entityColumn] : [])
-        let assignments = updated.map(\.quotedDatabaseIdentifier).map { "\($0) = excluded.\($0)" }
-        return insertSQL + " ON CONFLICT (\(target)) DO UPDATE SET \(assignments.joined(separator: ", "))"
+        return insertSQL + " ON CONFLICT (\(target)) DO NOTHING"
     }
 
     /// `UPDATE` of the given columns of one row; the row's key is the last argument.

@@ -82,7 +82,11 @@ extension StoreHistory {
     /// What a save records: its deletes (with the preserved values of the deleted models), its
     /// updates (with the properties they changed) and its inserts (with the keys they got).
     /// Batch deletes' rows are added by the store, which learns them as it deletes.
-    package static func changes(of saved: StoreChanges, insertedRowIDs: [Int64], tables: [String: TableLayout]) throws -> [Change] {
+    /// An insert that took over a stored row (`upserts`, by position) is an update of the
+    /// properties it changed there.
+    package static func changes(
+        of saved: StoreChanges, insertedRowIDs: [Int64], upserts: [Int: [String]], tables: [String: TableLayout]
+    ) throws -> [Change] {
         var changes: [Change] = []
         for state in saved.deleted {
             var change = Change(kind: .delete, entity: state.layout.entityName, row: state.rowID ?? 0)
@@ -101,8 +105,13 @@ extension StoreHistory {
                 kind: .update, entity: state.layout.entityName, row: state.rowID ?? 0,
                 updated: state.layout.properties.indices.filter(state.changedProperties.contains).map { state.layout.properties[$0].name }))
         }
-        for (state, rowID) in zip(saved.inserted, insertedRowIDs) {
-            changes.append(Change(kind: .insert, entity: state.layout.entityName, row: rowID))
+        for (position, (state, rowID)) in zip(saved.inserted, insertedRowIDs).enumerated() {
+            if let updated = upserts[position] {
+                // Nothing changed is nothing to record.
+                if !updated.isEmpty { changes.append(Change(kind: .update, entity: state.layout.entityName, row: rowID, updated: updated)) }
+            } else {
+                changes.append(Change(kind: .insert, entity: state.layout.entityName, row: rowID))
+            }
         }
         return changes
     }
