@@ -51,7 +51,9 @@ do {
         let wrong = try context.fetch(FetchDescriptor<LedgerV2.Entry>()).count { $0.units != Double($0.cents) / 100 }
         say("opened 2.0.0 \(entries) \(wrong)")
     case "open-widget":
-        let container = try ModelContainer(for: LedgerV2.Entry.self, configurations: configuration)
+        let container = try ModelContainer(for: Schema([LedgerV2.Entry.self]), configurations: [configuration]) { progress in
+            if progress.phase == .waitingForAnotherProcess, progress.rowsDone == 0 { say("waiting") }
+        }
         let entries = try ModelContext(container).fetchCount(FetchDescriptor<LedgerV2.Entry>())
         say("opened 2.0.0 \(entries) 0")
     case "hold-v1":

@@ -554,6 +554,70 @@ import Testing
         #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.rating == 2 })) == 250)
     }
 
+    @Test func deletesInsideEnumerateInsideATransactionAreSavedAndLetGoBatchByBatch() throws {
+        let writer = try inMemory()
+        for year in 1...95 { writer.insert(Movie(title: "M\(year)", year: year, rating: year % 3 == 0 ? 1 : 5)) }
+        try writer.save()
+        final class Seen {
+            weak var movie: Movie?
+            init(_ movie: Movie) { self.movie = movie }
+        }
+        var seen: [Seen] = []
+        // A context of its own, holding no model before: the one that inserted them holds them all.
+        let context = ModelContext(writer.container)
+        try context.transaction {
+            try context.enumerate(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]), batchSize: 10) { movie in
+                seen.append(Seen(movie))
+                if movie.rating < 2 { context.delete(movie) }
+            }
+            // Each batch's models went with it, the deleted ones too: the deletes are pending.
+            #expect(seen.count == 95)
+            #expect(seen.filter { $0.movie != nil }.count <= 10)
+            #expect(context.hasChanges)
+        }
+        #expect(!context.hasChanges)
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
+        #expect(stored.map(\.year) == (1...95).filter { $0 % 3 != 0 })
+    }
+
+    @Test func deletesInsideEnumerateStayPendingUntilASaveOrARollback() throws {
+        let context = try inMemory()
+        for year in 1...30 { context.insert(Movie(title: "M\(year)", year: year, rating: 5)) }
+        try context.save()
+        try context.enumerate(FetchDescriptor<Movie>(), batchSize: 7) { context.delete($0) }
+        #expect(context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 0)
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>()) == 30)
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Movie>()) == 30)
+
+        // An insert is still a change that escapes: the enumeration stops, keeping every change.
+        let error = try #require(throws: SwiftDataError.self) {
+            try context.enumerate(FetchDescriptor<Movie>(), batchSize: 10) { movie in
+                context.delete(movie)
+                context.insert(Movie(title: "copy of \(movie.title)", year: movie.year, rating: 1))
+            }
+        }
+        #expect(error.description.contains("10 inserted and 0 changed models"))
+        #expect(context.insertedModelsArray.count == 10)
+        try context.save()
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>(predicate: #Predicate { $0.rating == 1 })) == 10)
+        #expect(try ModelContext(context.container).fetchCount(FetchDescriptor<Movie>()) == 30)
+    }
+
+    @Test func deletesInsideEnumerateCascadeAtTheSave() throws {
+        let url = try countryStore()
+        let context = ModelContext(try ModelContainer(for: Country.self, configurations: ModelConfiguration(url: url)))
+        try context.transaction {
+            try context.enumerate(FetchDescriptor<Country>(), batchSize: 1) { context.delete($0) }
+        }
+        let reader = ModelContext(context.container)
+        #expect(try reader.fetchCount(FetchDescriptor<Country>()) == 0)
+        #expect(try reader.fetchCount(FetchDescriptor<City>()) == 0)
+        #expect(try reader.fetchCount(FetchDescriptor<Street>()) == 0)
+    }
+
     @Test func batchedFetchLoadsAsItGoes() throws {
         let context = try inMemory()
         for year in 1...95 {

@@ -83,6 +83,27 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<JournalV2.Note>()).map(\.isPinned) == [false])
     }
 
+    @Test func anOpenerWithoutThePlanWaitsForTheLockThenLooksAgain() throws {
+        let url = temporaryStoreURL()
+        try writeJournalV1(url)
+        // Held as the app's migration holds it; here nothing changes meanwhile.
+        let holder = try LockHolder(url)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { holder.release() }
+        let phases = Recorder<[MigrationProgress.Phase]>([])
+        let lock = NSLock()
+        let started = Date()
+        let error = try #require(throws: SwiftDataError.self) {
+            try ModelContainer(for: Schema([JournalV3.Note.self, JournalV3.Draft.self]), configurations: [ModelConfiguration(url: url)]) { progress in
+                lock.withLock { phases.value.append(progress.phase) }
+            }
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.9)
+        #expect(lock.withLock { phases.value.contains(.waitingForAnotherProcess) })
+        #expect(error.description.contains("Open it with the app's SchemaMigrationPlan"))
+        #expect(try rawRow(url, sql: "SELECT value FROM _osd_metadata WHERE key = 'versionIdentifier'")[0] as String == "1.0.0")
+        #expect(try rawColumns(url, table: "Note") == ["_pk", "text"])
+    }
+
     @Test func anOpenerGivesUpAfterItsWaitAndLeavesTheStoreAsItWas() throws {
         let url = temporaryStoreURL()
         try writeJournalV1(url)
