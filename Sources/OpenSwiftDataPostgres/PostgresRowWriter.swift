@@ -270,7 +270,7 @@ struct PostgresRowWriter {
             }
         }
         for state in states {
-            let overStoredRow = upserts[ObjectIdentifier(state)] != nil
+            let overStoredRow = !upserts.isEmpty && upserts[ObjectIdentifier(state)] != nil
             try writeExternalValues(state, try table(of: state), rowID: rowID(of: state)!) {
                 !overStoredRow || state.setsOnUpsert($0.propertyIndex)
             }
@@ -533,7 +533,7 @@ struct PostgresRowWriter {
             for state in states where !state.layout.relationshipIndices.isEmpty {
                 guard let rowID = rowID(of: state) else { continue }
                 let table = try table(of: state)
-                let overStoredRow = !onlyChanged && upserts[ObjectIdentifier(state)] != nil
+                let overStoredRow = !onlyChanged && !upserts.isEmpty && upserts[ObjectIdentifier(state)] != nil
                 for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged, overStoredRow: overStoredRow) {
                     switch relationship.storage {
                     case .foreignKey(let column):

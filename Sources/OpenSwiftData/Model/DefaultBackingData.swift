@@ -94,12 +94,12 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
 
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: PersistentModel {
-        assignRelationship(newValue, at: index(of: key))
+        assignRelationship(newValue, at: index(of: key), holdsModels: true)
     }
 
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value?>, to newValue: Value?) where Value: PersistentModel {
-        assignRelationship(newValue as Any, at: index(of: key))
+        assignRelationship(newValue as Any, at: index(of: key), holdsModels: newValue != nil)
     }
 
     @usableFromInline
@@ -114,9 +114,10 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
         assignRelationship(newValue, at: index(of: key))
     }
 
-    private func assignRelationship(_ newValue: Any, at index: Int) {
+    /// `holdsModels`: whether `newValue` holds a related model; `nil` to look.
+    private func assignRelationship(_ newValue: Any, at index: Int, holdsModels: Bool? = nil) {
         setValue(newValue, at: index)
-        if !isBeingLoaded, !relatedModels(in: newValue, at: index).isEmpty { noteAssigned(index) }
+        if !isBeingLoaded, holdsModels ?? !relatedModels(in: newValue, at: index).isEmpty { noteAssigned(index) }
     }
 
     @usableFromInline

@@ -118,6 +118,7 @@ struct RowWriter {
             }
         }
         var rowID: Int64
+        var merged = false
         if let upsert = try upsertStatement(of: table) {
             // An insert that met the row holding its unique values inserted nothing and left
             // the connection's last inserted key as it was. (`RETURNING` would say which row it
@@ -133,10 +134,12 @@ struct RowWriter {
                         "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
                 }
                 rowID = stored
+                merged = true
                 try merge(state, into: stored, table)
             }
         } else if let stored = try existingRow(matching: state, table, keys: keys) {
             rowID = stored
+            merged = true
             try merge(state, into: stored, table)
         } else {
             let insert = try statement(.insert, of: table)
@@ -144,11 +147,10 @@ struct RowWriter {
             rowID = insert.lastInsertedRowID
         }
         if keepsNewRowIDs { newRowIDs[ObjectIdentifier(state)] = rowID }
-        let insertedNewRow = upserts[ObjectIdentifier(state)] == nil
-        if insertedNewRow, !keys.isEmpty, !keys.contains(where: { $0 == nil }) {
+        if !merged, !keys.isEmpty, !keys.contains(where: { $0 == nil }) {
             keysWrittenOnInsert.insert(ObjectIdentifier(state))
         }
-        try writeExternalValues(state, table, rowID: rowID) { insertedNewRow || state.setsOnUpsert($0.propertyIndex) }
+        try writeExternalValues(state, table, rowID: rowID) { !merged || state.setsOnUpsert($0.propertyIndex) }
         return rowID
     }
 
@@ -316,7 +318,7 @@ struct RowWriter {
     mutating func writeRelationships(of state: ModelState, onlyChanged: Bool) throws {
         guard !state.layout.relationshipIndices.isEmpty, let rowID = rowID(of: state) else { return }
         let table = try table(of: state)
-        let overStoredRow = !onlyChanged && upserts[ObjectIdentifier(state)] != nil
+        let overStoredRow = !onlyChanged && !upserts.isEmpty && upserts[ObjectIdentifier(state)] != nil
         for relationship in state.relationshipsToWrite(in: table, onlyChanged: onlyChanged, overStoredRow: overStoredRow) {
             switch relationship.storage {
             case .foreignKey(let column):
