@@ -77,16 +77,19 @@ extension ModelContext {
         }
         guard !keepsValues else { return }
         var keys: [Int64] = []
+        var identifiers: [PersistentIdentifier] = []
         withRegistry(of: query.table.registryKey) { byRowID in
             for rowID in rowIDs {
                 guard let state = byRowID[rowID], state.isDeleted, deleted.removeValue(forKey: ObjectIdentifier(state)) != nil else { continue }
                 keys.append(rowID)
+                identifiers.append(state.modelID)
                 byRowID[rowID] = nil
                 state.faultRelationships()
                 state.context = nil
                 state.model = nil
             }
         }
+        if !identifiers.isEmpty { deletedAsRowKeys.append((query.store, identifiers)) }
         // A statement's parameters are limited; 500 keys each, as deletes of models go.
         for chunk in keys.chunked(by: 500) {
             batchDeletes.append(FetchPlan(store: query.store, table: query.table, condition: query.table.keyIsOne(of: chunk), orderBy: nil))

@@ -67,6 +67,8 @@ extension ModelContext {
                 forget(deleted: state)
             }
             batchDeletes.removeAll { $0.store === store }
+            deletedIDs += deletedAsRowKeys.filter { $0.store === store }.flatMap(\.identifiers)
+            deletedAsRowKeys.removeAll { $0.store === store }
             deletedIDs += forgetRows(deletedInBatches: saved.deletedRowIDs)
             for state in changes.updated where !state.isDeleted {
                 state.markSaved()
@@ -153,12 +155,23 @@ extension ModelContext {
     /// hold for `properties` (by model), those they did not set: the stored values and links the
     /// upsert kept, so that each model reads its row as merged.
     private func takeStoredValues(of states: [ModelState], properties: [[Int]], from store: any ModelStore) throws {
+        // One read per entity. (Of two models inserted with the same unique values, the one
+        // that stands for the row is the one still in this context.)
+        var byEntity: [String: [Int64: (ModelState, [Int])]] = [:]
         for (state, indices) in zip(states, properties) where !indices.isEmpty && state.context === self {
-            guard let rowID = state.rowID, let table = store.tables[state.layout.entityName] else { continue }
-            try store.forEachRow(table, rowIDs: [rowID]) { _, stored in
-                if state.values.isEmpty { state.allocateValues() }
-                guard stored.valueSlots === state.values.valueSlots else { return }
-                for index in indices { state.values[index] = stored[index] }
+            guard let rowID = state.rowID else { continue }
+            byEntity[state.layout.entityName, default: [:]][rowID] = (state, indices)
+        }
+        for (entity, byRowID) in byEntity {
+            guard let table = store.tables[entity] else { continue }
+            // 500 keys a query, as a statement's parameters are limited.
+            for rowIDs in byRowID.keys.sorted().chunked(by: 500) {
+                try store.forEachRow(table, rowIDs: rowIDs) { rowID, stored in
+                    guard let (state, indices) = byRowID[rowID] else { return }
+                    if state.values.isEmpty { state.allocateValues() }
+                    guard stored.valueSlots === state.values.valueSlots else { return }
+                    for index in indices { state.values[index] = stored[index] }
+                }
             }
         }
     }

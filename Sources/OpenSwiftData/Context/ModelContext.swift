@@ -45,6 +45,10 @@ public class ModelContext: Equatable {
     /// Deletes of every stored row a query matches, which the next save runs as one statement
     /// each (see `delete(model:where:includeSubclasses:)`).
     var batchDeletes: [FetchPlan] = []
+    /// The identifiers of deleted models that `enumerate` let go of, whose rows pending batch
+    /// deletes remove (`keepDeletesAsRowKeys(_:rowIDs:)`), by store: the save that removes them
+    /// lists them as deleted.
+    var deletedAsRowKeys: [(store: any ModelStore, identifiers: [PersistentIdentifier])] = []
     var autosaveScheduled = false
     /// Called when the context's models change, are inserted or deleted, or it rolls back: the
     /// ``ResultsObserver``s over the context, by observer.
@@ -182,6 +186,7 @@ public class ModelContext: Equatable {
         for state in deleted.values { state.discardChanges() }
         deleted.removeAll()
         batchDeletes.removeAll()
+        deletedAsRowKeys.removeAll()
         callChangeListeners()
     }
 

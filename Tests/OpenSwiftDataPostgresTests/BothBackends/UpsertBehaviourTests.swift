@@ -155,6 +155,26 @@ import Testing
         #expect(try garage("H", in: reader).motors.map(\.vin) == ["C7"])
     }
 
+    @Test(arguments: Backend.available) func aThousandUpsertsInOneSaveEachReadTheirRow(backend: Backend) throws {
+        let store = try backend.store(Self.models)
+        let writer = ModelContext(try store.container())
+        for index in 0..<1200 {
+            let motor = Motor(vin: "V\(index)", model: "old")
+            motor.note = "note \(index)"
+            writer.insert(motor)
+        }
+        try writer.save()
+
+        let context = ModelContext(try store.container())
+        let updates = (0..<1200).map { Motor(vin: "V\($0)", model: "new") }
+        for update in updates { context.insert(update) }
+        try context.save()
+        #expect(updates.enumerated().allSatisfy { $1.model == "new" && $1.note == "note \($0)" })
+        let reader = ModelContext(try store.container())
+        #expect(try reader.fetchCount(FetchDescriptor<Motor>()) == 1200)
+        #expect(try reader.fetchCount(FetchDescriptor<Motor>(predicate: #Predicate { $0.model == "new" && $0.note != nil })) == 1200)
+    }
+
     @Test(arguments: Backend.available) func historyRecordsAnUpsertAsAnUpdateOfWhatItChanged(backend: Backend) throws {
         let store = try seeded(backend)
         let container = try store.container()

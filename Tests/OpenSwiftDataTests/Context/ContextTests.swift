@@ -565,6 +565,11 @@ import Testing
         var seen: [Seen] = []
         // A context of its own, holding no model before: the one that inserted them holds them all.
         let context = ModelContext(writer.container)
+        let deletedIDs = Recorder<[PersistentIdentifier]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) {
+            deletedIDs.value = $0.userInfo?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
         try context.transaction {
             try context.enumerate(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]), batchSize: 10) { movie in
                 seen.append(Seen(movie))
@@ -578,6 +583,8 @@ import Testing
         #expect(!context.hasChanges)
         let stored = try ModelContext(context.container).fetch(FetchDescriptor<Movie>(sortBy: [SortDescriptor(\.year)]))
         #expect(stored.map(\.year) == (1...95).filter { $0 % 3 != 0 })
+        // The save says which models it deleted, though the context no longer holds them.
+        #expect(deletedIDs.value.count == 31 && Set(deletedIDs.value).count == 31)
     }
 
     @Test func deletesInsideEnumerateStayPendingUntilASaveOrARollback() throws {
