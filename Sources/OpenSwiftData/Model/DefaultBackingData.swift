@@ -89,8 +89,8 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
 
     // The relationships' setters below are what a model's `init` assigns through (its setters
     // go through `PersistentModel.setValue`, which keeps the inverse side in step). A value
-    // holding no model is what a declaration's `= []` or a `nil` passed to `init` gives: an
-    // upsert keeps the stored links for it (``ModelState/assignedProperties``).
+    // holding no model there (a declaration's `= []`, an optional's `nil`, a `nil` passed to
+    // `init`) is not set: an upsert keeps the stored links for it (``ModelState/setsOnUpsert(_:)``).
 
     @usableFromInline
     func setValue<Value>(forKey key: KeyPath<M, Value>, to newValue: Value) where Value: PersistentModel {
@@ -117,7 +117,7 @@ final class DefaultBackingData<M: PersistentModel>: ModelState, BackingData, Loa
     /// `holdsModels`: whether `newValue` holds a related model; `nil` to look.
     private func assignRelationship(_ newValue: Any, at index: Int, holdsModels: Bool? = nil) {
         setValue(newValue, at: index)
-        if !isBeingLoaded, holdsModels ?? !relatedModels(in: newValue, at: index).isEmpty { noteAssigned(index) }
+        if !isBeingLoaded, holdsModels ?? !relatedModels(in: newValue, at: index).isEmpty { noteAssigned(index, empty: false) }
     }
 
     @usableFromInline

@@ -36,9 +36,9 @@ extension ModelState {
     func setRelationship(_ newValue: Any, at index: Int, owner: any PersistentModel) {
         let old = relatedModels(at: index)
         setValue(newValue, at: index)
-        noteAssigned(index)
-        guard let inverse = layout.inverse(of: index) else { return }
         let new = relatedModels(in: newValue, at: index)
+        noteAssigned(index, empty: new.isEmpty)
+        guard let inverse = layout.inverse(of: index) else { return }
         let oldIDs = Set(old.map { ObjectIdentifier($0) })
         let newIDs = Set(new.map { ObjectIdentifier($0) })
         for removed in old where !newIDs.contains(ObjectIdentifier(removed)) {
@@ -67,7 +67,7 @@ extension ModelState {
                 previous.modelState?.unlink(me, at: inverse.index)
             }
             setValue(other, at: index)
-            noteAssigned(index)
+            noteAssigned(index, empty: false)
         }
     }
 
@@ -91,7 +91,7 @@ extension ModelState {
         } else {
             // No value at all for a non-optional to-one: saving then fails unless it gets a new one.
             setValue(Self.slot(property.emptyValue), at: index)
-            noteAssigned(index)
+            noteAssigned(index, empty: true)
         }
     }
 

@@ -53,12 +53,11 @@ package class ModelState {
     /// context (``SavedValues``).
     @exclusivity(unchecked) package var changedProperties: PropertyIndexSet = []
 
-    /// The properties the app gave a value of the model's own before its first save: assigned
-    /// through their setters, given a related model in `init`, or (a to-one) changed as the
-    /// inverse side of another model's. Attributes given a value in `init` are not recorded (a
-    /// value there counts by itself), nor is a to-many gaining or losing members as another
-    /// model's inverse. What an insert that takes over a stored row writes
-    /// (``setsOnUpsert(_:)``).
+    /// The properties the app gave a value before the model's first save (``setsOnUpsert(_:)``):
+    /// a relationship given a related model (in `init`, by a setter, or, a to-one, as the
+    /// inverse side of another model's change), and any property emptied (`nil`, `[]`) once
+    /// the model is inserted. A to-many gaining or losing members as another model's inverse
+    /// is not recorded.
     @exclusivity(unchecked) package var assignedProperties: PropertyIndexSet = []
 
     /// Backing data over `values`; with none, room for them is made on the first value set, so
@@ -158,18 +157,18 @@ package class ModelState {
     }
 
     /// Records in ``assignedProperties`` that the app gave the property at `index` a value,
-    /// while the model has not been saved.
-    func noteAssigned(_ index: Int) {
-        if rowID == nil { assignedProperties.insert(index) }
+    /// `empty` when it holds no model or is `nil`, while the model has not been saved.
+    func noteAssigned(_ index: Int, empty: Bool) {
+        if rowID == nil, !empty || isInserted { assignedProperties.insert(index) }
     }
 
     /// Whether an insert of the model that takes over the stored row holding its unique values
     /// writes the property at `index`; what it does not write keeps the stored value. It
-    /// writes what the app set: a relationship in ``assignedProperties``, an attribute holding a
-    /// value other than `nil` (given by `init`, a default value or a setter), and one holding
-    /// `nil` when a setter put it there. A `nil` or an empty relationship that the model only
-    /// started with (an optional left unassigned, a declaration's `= []`, a `nil` passed to
-    /// `init`) is not set.
+    /// writes what the app set: an attribute holding a value other than `nil` (from `init`, a
+    /// default value or a setter; a non-optional one always), a relationship given a related
+    /// model, and a property emptied by a setter once the model was inserted. An empty value
+    /// given before (an optional never assigned, a `nil` passed to `init`, a declaration's
+    /// `= []`) is not set: it is what a model starts with, not a change the app asked for.
     package func setsOnUpsert(_ index: Int) -> Bool {
         if assignedProperties.contains(index) { return true }
         guard !layout.properties[index].isRelationship, hasValue(at: index) else { return false }

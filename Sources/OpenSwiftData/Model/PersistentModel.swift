@@ -186,11 +186,12 @@ extension PersistentModel {
     @_disfavoredOverload
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) where Value: Encodable {
         guard let state = modelState else { return persistentBackingData.setValue(forKey: key, to: newValue) }
-        // A setter's `nil` is set on purpose, where the one an optional starts with is not
-        // (``ModelState/setsOnUpsert(_:)``); only a model not saved yet needs to tell them apart.
+        // A `nil` set once the model is inserted is a change the app asked for, unlike the one
+        // an optional starts with (``ModelState/setsOnUpsert(_:)``).
         let index = state.index(of: key)
         state.setValue(typed: newValue, at: index)
-        state.noteAssigned(index)
+        // (A value other than `nil` counts by itself.)
+        state.noteAssigned(index, empty: true)
     }
 
     /// Sets the non-optional to-one relationship at `key` and updates the inverse relationship of

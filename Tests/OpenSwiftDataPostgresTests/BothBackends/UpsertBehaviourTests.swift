@@ -76,8 +76,9 @@ import Testing
         let update = Sedan(vin: "C1", model: "Zoe", doors: 5)
         update.garage = try garage("H", in: context)
         update.drivers = [Driver(name: "Bob")]
-        update.note = nil
         context.insert(update)
+        // A `nil` assigned once inserted is set; the one an optional starts with is not.
+        update.note = nil
         try context.save()
         #expect(update.garage?.name == "H" && update.drivers.map(\.name) == ["Bob"])
 
@@ -123,10 +124,10 @@ import Testing
         let kept = ModelContext(try store.container())
         #expect(try driver("Ann", in: kept).motors.map(\.vin) == ["C1"])
 
-        // Assigned, even empty, it replaces the stored links.
+        // Assigned once inserted, even empty, it replaces the stored links.
         let emptied = Driver(name: "Ann")
-        emptied.motors = []
         context.insert(emptied)
+        emptied.motors = []
         try context.save()
         let reader = ModelContext(try store.container())
         #expect(try driver("Ann", in: reader).motors.isEmpty)
