@@ -172,7 +172,8 @@ package class ModelState {
     package func setsOnUpsert(_ index: Int) -> Bool {
         if assignedProperties.contains(index) { return true }
         guard !layout.properties[index].isRelationship, hasValue(at: index) else { return false }
-        return !layout.properties[index].isOptional || (values[index] as? any OptionalProtocol)?.wrappedValue != nil
+        guard layout.properties[index].isOptional, let optional = values[index] as? any OptionalProtocol else { return true }
+        return optional.wrappedValue != nil
     }
 
     var hasChanges: Bool {

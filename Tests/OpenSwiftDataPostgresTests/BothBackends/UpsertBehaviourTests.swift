@@ -168,12 +168,18 @@ import Testing
 
         let context = ModelContext(try store.container())
         let updates = (0..<1200).map { Motor(vin: "V\($0)", model: "new") }
+        // Every other one sets its note, which then replaces the stored one.
+        for (index, update) in updates.enumerated() where index % 2 == 1 { update.note = "changed \(index)" }
         for update in updates { context.insert(update) }
         try context.save()
-        #expect(updates.enumerated().allSatisfy { $1.model == "new" && $1.note == "note \($0)" })
+        #expect(updates.enumerated().allSatisfy { index, update in
+            update.model == "new" && update.note == (index % 2 == 1 ? "changed \(index)" : "note \(index)")
+        })
         let reader = ModelContext(try store.container())
         #expect(try reader.fetchCount(FetchDescriptor<Motor>()) == 1200)
         #expect(try reader.fetchCount(FetchDescriptor<Motor>(predicate: #Predicate { $0.model == "new" && $0.note != nil })) == 1200)
+        let changed = try reader.fetch(FetchDescriptor<Motor>(predicate: #Predicate { $0.note?.starts(with: "changed") == true }))
+        #expect(changed.count == 600)
     }
 
     @Test(arguments: Backend.available) func historyRecordsAnUpsertAsAnUpdateOfWhatItChanged(backend: Backend) throws {
