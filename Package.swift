@@ -120,10 +120,14 @@ let package = Package(
             swiftSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"]), .define("FUZZING")] : [],
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])] : []
         ),
+        // What the test targets share: waiting for other processes and threads off the pool
+        // that runs the tests' tasks.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "OpenSwiftDataTests",
             dependencies: [
                 "OpenSwiftData",
+                "TestSupport",
                 "osd",
                 "StoreOpener",
                 "MetadataFuzzer",
@@ -133,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
-            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels"]
+            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels", "TestSupport"]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

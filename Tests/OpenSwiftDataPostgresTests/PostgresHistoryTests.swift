@@ -3,6 +3,7 @@ import OpenSwiftData
 import PostgresNIO
 import PostgresServerModels
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 @Model final class Memo {
@@ -101,13 +102,17 @@ struct PostgresHistoryTests {
         let observer = try HistoryObserver(observedModels: [Ticket.self], modelContainer: container)
         #expect(observer.eventCounter == 0)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [place.url.absoluteString, place.name, "other", "5"]
-        process.standardOutput = Pipe()
-        try process.run()
-        let output = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let arguments = [place.url.absoluteString, place.name, "other", "5"]
+        let (output, processIdentifier) = try await onAThreadOfItsOwn {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.standardOutput = Pipe()
+            try process.run()
+            let output = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (output, process.processIdentifier)
+        }
         #expect(output.hasPrefix("saved 5"), "\(output)")
 
         let deadline = ContinuousClock.now + .seconds(10)
@@ -117,6 +122,6 @@ struct PostgresHistoryTests {
         #expect(observer.eventCounter >= 1)
         let history = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(history.count == 5)
-        #expect(history.allSatisfy { $0.processIdentifier == "\(process.processIdentifier)" })
+        #expect(history.allSatisfy { $0.processIdentifier == "\(processIdentifier)" })
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import OpenSwiftData
 import PostgresNIO
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 /// `osd inspect postgres://…`: a PostgreSQL store looked at from its recorded schema, read-only.
@@ -30,10 +31,10 @@ struct PostgresInspectionTests {
         }
     }
 
-    @Test func osdInspectTakesAPostgresURL() throws {
+    @Test func osdInspectTakesAPostgresURL() async throws {
         let osd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
         try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
-        try ThrowAwaySchema().use { place in
+        try await onAThreadOfItsOwn { try ThrowAwaySchema().use { place in
             _ = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
             let process = Process()
             process.executableURL = osd
@@ -47,7 +48,7 @@ struct PostgresInspectionTests {
             #expect(text.contains("Cinema: 0 rows"))
             #expect(text.contains("patrons → [Patron], inverse screenings"))
             #expect(text.contains("index Screening_unique_code on code (unique)"))
-        }
+        } }
     }
 
     @Test func checkFindsWhatIsMissingOrOfAnotherType() throws {
@@ -102,10 +103,10 @@ struct PostgresInspectionTests {
 
     /// `osd snapshot` and `osd diff` read a PostgreSQL store's recorded schema from its URL
     /// (`?schema=` names the PostgreSQL schema), beside SQLite stores and snapshots.
-    @Test func snapshotAndDiffTakePostgresURLs() throws {
+    @Test func snapshotAndDiffTakePostgresURLs() async throws {
         let osd = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("osd")
         try #require(FileManager.default.isExecutableFile(atPath: osd.path), "osd is built beside the tests")
-        func run(_ arguments: [String]) throws -> (Int32, String) {
+        @Sendable func run(_ arguments: [String]) throws -> (Int32, String) {
             let process = Process()
             process.executableURL = osd
             process.arguments = arguments
@@ -116,7 +117,7 @@ struct PostgresInspectionTests {
             process.waitUntilExit()
             return (process.terminationStatus, text)
         }
-        try ThrowAwaySchema().use { place in
+        try await onAThreadOfItsOwn { try ThrowAwaySchema().use { place in
             let store = try PostgresStore(place.configuration(Screening.self, Cinema.self, Patron.self))
             #expect(try PostgresStore.recordedSchema(of: PostgresConfiguration(url: place.url, databaseSchema: place.name)).fingerprint == store.schema.fingerprint)
             let url = place.url.absoluteString + "?schema=" + place.name
@@ -131,7 +132,7 @@ struct PostgresInspectionTests {
             let different = try run(["diff", url, sqlite.path])
             #expect(different.0 == 1)
             #expect(different.1.contains("AnExtraordinarilyLongNamedEntityForPostgresIdentifierLimits"))
-        }
+        } }
     }
 }
 

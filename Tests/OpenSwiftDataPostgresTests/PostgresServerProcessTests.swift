@@ -3,6 +3,7 @@ import OpenSwiftData
 import PostgresNIO
 import PostgresServerModels
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 /// Several server processes on one PostgreSQL store: they start together on a schema that has
@@ -10,10 +11,10 @@ import Testing
 /// upserting one shared unique row), and nothing is lost, doubled or given a key twice.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
 struct PostgresServerProcessTests {
-    @Test func serversStartingTogetherShareOneStoreAndLoseNothing() throws {
+    @Test func serversStartingTogetherShareOneStoreAndLoseNothing() async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("PostgresServerProcess")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "PostgresServerProcess is built beside the tests")
-        try ThrowAwaySchema().use { place in
+        try await onAThreadOfItsOwn { try ThrowAwaySchema().use { place in
             let (servers, saves) = (4, 60)
             let processes = (0..<servers).map { index in
                 let process = Process()
@@ -48,15 +49,15 @@ struct PostgresServerProcessTests {
             #expect(history.count == servers * saves)
             #expect(Set(history.map(\.transactionIdentifier)).count == history.count)
             #expect(history.allSatisfy { transaction in transaction.changes.contains { $0.changedPersistentIdentifier.entityName == "Ticket" } })
-        }
+        } }
     }
 
     /// A context used on a SwiftNIO event loop stops the process with a message that says what
     /// to do instead, rather than waiting for itself forever.
-    @Test func aContextOnAnEventLoopStopsTheProcessSayingWhy() throws {
+    @Test func aContextOnAnEventLoopStopsTheProcessSayingWhy() async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("PostgresServerProcess")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "PostgresServerProcess is built beside the tests")
-        try ThrowAwaySchema().use { place in
+        try await onAThreadOfItsOwn { try ThrowAwaySchema().use { place in
             let process = Process()
             process.executableURL = executable
             process.arguments = [place.url.absoluteString, place.name, "on-event-loop"]
@@ -70,7 +71,7 @@ struct PostgresServerProcessTests {
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(!printed.contains("returned"))
             #expect(said.contains("SwiftNIO event loop") && said.contains("container.perform"), "\(said)")
-        }
+        } }
     }
 }
 
@@ -78,10 +79,10 @@ struct PostgresServerProcessTests {
 /// so the schema is as it was, and the next server migrates.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
 struct PostgresMigrationFaultTests {
-    @Test func aServerKilledMidMigrationLeavesTheSchemaAsItWasAndTheNextOneMigrates() throws {
+    @Test func aServerKilledMidMigrationLeavesTheSchemaAsItWasAndTheNextOneMigrates() async throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("PostgresServerProcess")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "PostgresServerProcess is built beside the tests")
-        try ThrowAwaySchema().use { place in
+        try await onAThreadOfItsOwn { try ThrowAwaySchema().use { place in
             func run(_ arguments: [String]) throws -> Process {
                 let process = Process()
                 process.executableURL = executable
@@ -129,7 +130,7 @@ struct PostgresMigrationFaultTests {
             let next = output(try run(["migrate-tags"]))
             #expect(next.hasPrefix("migrated 400000"), "\(next)")
             #expect(try PostgresStore.readMetadata(in: place.name, session: session)?.versionIdentifier == "2.0.0")
-        }
+        } }
     }
 
     /// The columns and indices of the schema, and the version it records.

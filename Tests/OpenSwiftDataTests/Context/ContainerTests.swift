@@ -96,10 +96,10 @@ import PixarFilmTracker
         #expect(try ModelContext(container).fetch(FetchDescriptor<Movie>())[0].rating == 1)
     }
 
-    @Test func thisProcessReadsWhatAnotherOneSaved() throws {
+    @Test func thisProcessReadsWhatAnotherOneSaved() async throws {
         let url = temporaryStoreURL()
         try #require(OSDProcess.isBuilt, "osd is built beside the tests")
-        #expect(try OSDProcess.run(["demo", "--store", url.path]).status == 0)
+        #expect(try await OSDProcess.run(["demo", "--store", url.path]).status == 0)
         let container = try ModelContainer(for: PixarSchemaV3.PixarFilm.self, configurations: ModelConfiguration(url: url))
         let films = try ModelContext(container).fetch(FetchDescriptor<PixarSchemaV3.PixarFilm>(sortBy: [SortDescriptor(\.releaseYear)]))
         #expect(films.first?.title == "Toy Story")

@@ -67,17 +67,17 @@ import Testing
         try #require(StoreOpenerProcess.isBuilt, "StoreOpener is built beside the tests")
         let url = temporaryStoreURL("ledger-results")
         let writer = try StoreOpenerProcess("save-lines", store: url)
-        #expect(writer.waitForLine(startingWith: "ready") != nil)
+        #expect(await writer.waitForLine(startingWith: "ready") != nil)
         writer.send("2")
-        #expect(writer.waitForLine(startingWith: "saved 2") != nil)
+        #expect(await writer.waitForLine(startingWith: "saved 2") != nil)
         let container = try ModelContainer(for: OpenerLedger.Entry.self, configurations: ModelConfiguration(url: url))
         let observer = try ResultsObserver<OpenerLedger.Entry, Never>(modelContainer: container)
         #expect(observer.results.count == 2)
         writer.send("5")
-        #expect(writer.waitForLine(startingWith: "saved 5") != nil)
+        #expect(await writer.waitForLine(startingWith: "saved 5") != nil)
         #expect(await eventually { observer.results.count == 7 })
         writer.closeInput()
-        #expect(writer.finish().status == 0)
+        #expect(await writer.finish().status == 0)
     }
 
     /// Setting the filter or the order fetches again at once; the order keeps the identifier

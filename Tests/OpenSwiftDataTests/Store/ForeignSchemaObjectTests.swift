@@ -94,28 +94,28 @@ import Testing
         #expect(try rawRow(url, sql: "SELECT COUNT(*) FROM Receipt")[0] as Int == 5)
     }
 
-    @Test func osdReportsOrRefusesEveryKindAndChangesNothing() throws {
+    @Test func osdReportsOrRefusesEveryKindAndChangesNothing() async throws {
         try #require(OSDProcess.isBuilt, "osd is built beside the tests")
         for (sql, object) in Self.kinds {
             let url = try store(adding: sql)
             let before = try storeFiles(url)
-            let check = try OSDProcess.capture(["check", url.path])
+            let check = try await OSDProcess.capture(["check", url.path])
             #expect(check.status == 1 && check.output.contains("\(object) was not made by OpenSwiftData"), "\(check)")
-            let inspect = try OSDProcess.capture(["inspect", url.path])
+            let inspect = try await OSDProcess.capture(["inspect", url.path])
             #expect(inspect.status == 0 && inspect.output.contains("Schema objects OpenSwiftData did not make") && inspect.output.contains(object), "\(inspect)")
-            let json = try OSDProcess.capture(["inspect", "--json", url.path])
+            let json = try await OSDProcess.capture(["inspect", "--json", url.path])
             #expect(json.output.contains("foreignObjects"))
-            let export = try OSDProcess.capture(["export", url.path, "--entity", "Receipt"])
+            let export = try await OSDProcess.capture(["export", url.path, "--entity", "Receipt"])
             #expect(export.status != 0 && export.errors.contains(object), "\(export)")
             let copy = url.deletingLastPathComponent().appendingPathComponent("copy.store")
-            let backup = try OSDProcess.capture(["backup", url.path, copy.path])
+            let backup = try await OSDProcess.capture(["backup", url.path, copy.path])
             #expect(backup.status != 0 && backup.errors.contains(object), "\(backup)")
             #expect(!FileManager.default.fileExists(atPath: copy.path))
             // A backup holding the object is not restored over a sound store.
             let sound = url.deletingLastPathComponent().appendingPathComponent("sound.store")
             try writeStore(sound, for: Receipt.self) { $0.insert(Receipt(title: "mine", amount: 1)) }
             let soundBefore = try storeFiles(sound)
-            let restore = try OSDProcess.capture(["restore", url.path, sound.path])
+            let restore = try await OSDProcess.capture(["restore", url.path, sound.path])
             #expect(restore.status != 0 && restore.errors.contains(object), "\(restore)")
             #expect(try storeFiles(sound) == soundBefore)
             #expect(try storeFiles(url) == before)

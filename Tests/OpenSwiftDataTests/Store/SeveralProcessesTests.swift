@@ -13,16 +13,16 @@ import Testing
     static let entries = 60_000
 
     /// A version 1 ledger, written once by a process and copied for each trial.
-    static let seeded: URL? = {
+    static let seeding = Task<URL?, Never> {
         guard StoreOpenerProcess.isBuilt else { return nil }
         let url = temporaryStoreURL("ledger-seed")
-        guard let writer = try? StoreOpenerProcess("write-v1", store: url, rows: entries), writer.finish().status == 0 else { return nil }
+        guard let writer = try? StoreOpenerProcess("write-v1", store: url, rows: entries), await writer.finish().status == 0 else { return nil }
         return url
-    }()
+    }
 
     /// A fresh copy of the seeded ledger, alone in a folder of its own.
-    private func trialStore() throws -> URL {
-        let seeded = try #require(Self.seeded, "StoreOpener is built beside the tests and wrote the seed")
+    private func trialStore() async throws -> URL {
+        let seeded = try #require(await Self.seeding.value, "StoreOpener is built beside the tests and wrote the seed")
         let url = temporaryStoreURL("ledger")
         try FileManager.default.copyItem(at: seeded, to: url)
         return url
@@ -59,17 +59,17 @@ import Testing
 
     private static let widgetRefusal = "Open it with the app's SchemaMigrationPlan"
 
-    @Test func fourAppProcessesAndAWidgetOpenAtOnce() throws {
+    @Test func fourAppProcessesAndAWidgetOpenAtOnce() async throws {
         var waited = 0, widgetOpened = 0, widgetRefused = 0
         var milliseconds: [Int] = []
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             let apps = try (1...4).map { _ in try StoreOpenerProcess("open-app", store: url) }
-            Thread.sleep(forTimeInterval: 0.03)
+            try await Task.sleep(for: .milliseconds(30))
             let widget = try StoreOpenerProcess("open-widget", store: url)
             var stages = 0
             for app in apps {
-                let (status, lines) = app.finish()
+                let (status, lines) = await app.finish()
                 #expect(status == 0, "trial \(trial): \(lines)")
                 #expect(lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
                 stages += lines.filter { $0 == "didMigrate" }.count
@@ -79,7 +79,7 @@ import Testing
                 }
             }
             #expect(stages == 1, "trial \(trial): the custom stage ran in \(stages) processes")
-            let (status, lines) = widget.finish()
+            let (status, lines) = await widget.finish()
             if status == 0 {
                 #expect(lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
                 widgetOpened += 1
@@ -96,32 +96,32 @@ import Testing
         print("4 apps + widget, \(Self.trials) trials: every app opened the migrated store; migrations took \(milliseconds.min() ?? 0)-\(milliseconds.max() ?? 0) ms; \(waited) app openings waited for another process; the widget opened \(widgetOpened) times and refused \(widgetRefused) times")
     }
 
-    @Test func aWidgetOpeningWhileTheAppMigratesWaitsAndOpensWhatItLeaves() throws {
+    @Test func aWidgetOpeningWhileTheAppMigratesWaitsAndOpensWhatItLeaves() async throws {
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             // The stage pauses long enough for the widget's process to start meanwhile.
             let app = try StoreOpenerProcess("open-app", store: url, pauseInStage: 0.5)
-            #expect(app.waitForLine(startingWith: "willMigrate") != nil, "trial \(trial): \(app.lines)")
+            #expect(await app.waitForLine(startingWith: "willMigrate") != nil, "trial \(trial): \(app.lines)")
             // The app holds the store's write lock, migrating it; the widget has no plan.
             let widget = try StoreOpenerProcess("open-widget", store: url)
-            let (widgetStatus, widgetLines) = widget.finish()
+            let (widgetStatus, widgetLines) = await widget.finish()
             #expect(widgetStatus == 0 && widgetLines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(widgetLines)")
             #expect(widgetLines.contains("waiting"), "trial \(trial): the widget did not wait: \(widgetLines)")
-            let (status, lines) = app.finish()
+            let (status, lines) = await app.finish()
             #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
             try expectMigratedOnce(url, trial: trial)
         }
         print("app first, widget while it migrates, \(Self.trials) trials: the widget waited and opened the migrated store every time")
     }
 
-    @Test func aWidgetThatOpensFirstNeverMigrates() throws {
+    @Test func aWidgetThatOpensFirstNeverMigrates() async throws {
         var widgetOpened = 0, widgetRefused = 0
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             let widget = try StoreOpenerProcess("open-widget", store: url)
-            Thread.sleep(forTimeInterval: 0.03)
+            try await Task.sleep(for: .milliseconds(30))
             let app = try StoreOpenerProcess("open-app", store: url)
-            let (widgetStatus, widgetLines) = widget.finish()
+            let (widgetStatus, widgetLines) = await widget.finish()
             if widgetStatus == 0 {
                 // The app took the write lock between the widget's first look and its second,
                 // so the widget waited for the migration and opened what it left.
@@ -131,29 +131,29 @@ import Testing
                 #expect(widgetStatus == 3 && widgetLines.last?.contains(Self.widgetRefusal) == true, "trial \(trial): \(widgetLines)")
                 widgetRefused += 1
             }
-            let (status, lines) = app.finish()
+            let (status, lines) = await app.finish()
             #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
             #expect(lines.contains("didMigrate"), "trial \(trial): the app ran the stage")
             try expectMigratedOnce(url, trial: trial)
             // Once the app has migrated the store, the widget opens it.
-            let again = try StoreOpenerProcess("open-widget", store: url).finish()
+            let again = try await StoreOpenerProcess("open-widget", store: url).finish()
             #expect(again.status == 0 && again.lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(again.lines)")
         }
         #expect(widgetRefused + widgetOpened == Self.trials)
         print("widget first, then app, \(Self.trials) trials: the widget refused \(widgetRefused) times and opened \(widgetOpened) times after waiting; the app migrated every time")
     }
 
-    @Test func anOpenerWaitingForAKilledMigrationMigratesTheStoreItself() throws {
+    @Test func anOpenerWaitingForAKilledMigrationMigratesTheStoreItself() async throws {
         var migratedByWaiter = 0
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 1)
-            #expect(first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            #expect(await first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
             let second = try StoreOpenerProcess("open-app", store: url)
-            #expect(second.waitForLine(startingWith: "waiting") != nil, "trial \(trial): \(second.lines)")
+            #expect(await second.waitForLine(startingWith: "waiting") != nil, "trial \(trial): \(second.lines)")
             first.kill()
-            _ = first.finish()
-            let (status, lines) = second.finish()
+            _ = await first.finish()
+            let (status, lines) = await second.finish()
             #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
             if lines.contains("didMigrate") { migratedByWaiter += 1 }
             try expectMigratedOnce(url, trial: trial)
@@ -162,16 +162,16 @@ import Testing
         print("killed migrator, \(Self.trials) trials: the waiting opener found the store as it was and migrated it \(migratedByWaiter) times")
     }
 
-    @Test func anOpenerWaitingForAFailedMigrationGetsItsRefusal() throws {
+    @Test func anOpenerWaitingForAFailedMigrationGetsItsRefusal() async throws {
         var sameRefusal = 0
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             let before = try Data(contentsOf: url)
             let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 0.3, failingInStage: true)
-            #expect(first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            #expect(await first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
             let second = try StoreOpenerProcess("open-app", store: url, failingInStage: true)
-            let firstEnd = first.finish()
-            let secondEnd = second.finish()
+            let firstEnd = await first.finish()
+            let secondEnd = await second.finish()
             for (status, lines) in [firstEnd, secondEnd] {
                 #expect(status == 3, "trial \(trial): \(lines)")
                 #expect(lines.last?.contains("the ledger's stage found entries it cannot convert") == true, "trial \(trial): \(lines)")
@@ -187,13 +187,13 @@ import Testing
         print("failed migration, \(Self.trials) trials: the waiting opener got the stage's refusal \(sameRefusal) times, the store left as it was")
     }
 
-    @Test func severalProcessesCreatingTheStoreAtOnceOpenOne() throws {
+    @Test func severalProcessesCreatingTheStoreAtOnceOpenOne() async throws {
         try #require(StoreOpenerProcess.isBuilt, "StoreOpener is built beside the tests")
         for trial in 1...Self.trials {
             let url = temporaryStoreURL("ledger")
             let apps = try (1...4).map { _ in try StoreOpenerProcess("open-app", store: url) }
             for app in apps {
-                let (status, lines) = app.finish()
+                let (status, lines) = await app.finish()
                 #expect(status == 0, "trial \(trial): \(lines)")
                 #expect(lines.last == "opened 2.0.0 0 0", "trial \(trial): \(lines)")
             }
@@ -203,16 +203,16 @@ import Testing
         }
     }
 
-    @Test func aContainerOpenWhileAnotherProcessMigratesRefusesToReadOrSave() throws {
+    @Test func aContainerOpenWhileAnotherProcessMigratesRefusesToReadOrSave() async throws {
         var refused = 0
         for trial in 1...Self.trials {
-            let url = try trialStore()
+            let url = try await trialStore()
             let holder = try StoreOpenerProcess("hold-v1", store: url)
-            #expect(holder.waitForLine(startingWith: "ready") == "ready \(Self.entries)", "trial \(trial): \(holder.lines)")
-            let app = try StoreOpenerProcess("open-app", store: url).finish()
+            #expect(await holder.waitForLine(startingWith: "ready") == "ready \(Self.entries)", "trial \(trial): \(holder.lines)")
+            let app = try await StoreOpenerProcess("open-app", store: url).finish()
             #expect(app.status == 0 && app.lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(app.lines)")
             holder.send("go")
-            let (status, lines) = holder.finish()
+            let (status, lines) = await holder.finish()
             #expect(status == 0, "trial \(trial): \(lines)")
             let fetch = lines.first { $0.hasPrefix("fetch") } ?? ""
             let save = lines.first { $0.hasPrefix("save") } ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `osd` tool, built beside the tests, run as a separate process: how tests get a store
 /// that another process wrote, or a migration that another process was killed in.
@@ -14,6 +15,18 @@ enum OSDProcess {
     @discardableResult
     static func run(
         _ arguments: [String], killAfter delay: Double? = nil, output: Pipe? = nil, errors: Pipe? = nil
+    ) async throws -> (status: Int32, killed: Bool) {
+        try await onAThreadOfItsOwn { try runToTheEnd(arguments, killAfter: delay, output: output, errors: errors) }
+    }
+
+    /// Runs `osd` with `arguments` to the end; returns its exit status, standard output and
+    /// standard error.
+    static func capture(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        try await onAThreadOfItsOwn { try captureToTheEnd(arguments) }
+    }
+
+    private static func runToTheEnd(
+        _ arguments: [String], killAfter delay: Double?, output: Pipe?, errors: Pipe?
     ) throws -> (status: Int32, killed: Bool) {
         let process = Process()
         process.executableURL = executable
@@ -29,9 +42,7 @@ enum OSDProcess {
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
-    /// Runs `osd` with `arguments` to the end; returns its exit status, standard output and
-    /// standard error.
-    static func capture(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    private static func captureToTheEnd(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let output = Pipe()
         let errors = Pipe()
         let process = Process()

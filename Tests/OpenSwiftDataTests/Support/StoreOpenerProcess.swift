@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The `StoreOpener` helper, built beside the tests, run as a separate process that opens a
 /// ledger store as an app or its extension would; its lines of output are gathered as it runs.
@@ -49,15 +50,16 @@ final class StoreOpenerProcess: @unchecked Sendable {
     /// Waits until a line starting with `prefix` has been written (or the process has ended, or
     /// `timeout` seconds have passed); returns it.
     @discardableResult
-    func waitForLine(startingWith prefix: String, timeout: TimeInterval = 60) -> String? {
+    func waitForLine(startingWith prefix: String, timeout: TimeInterval = 60) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
             if !process.isRunning {
-                Thread.sleep(forTimeInterval: 0.05)
+                // Its last output may still be on its way through the pipe.
+                await outputHasEnded()
                 return lines.first { $0.hasPrefix(prefix) }
             }
-            Thread.sleep(forTimeInterval: 0.005)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return nil
     }
@@ -77,10 +79,19 @@ final class StoreOpenerProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to end; returns its exit status and every line it wrote.
-    func finish() -> (status: Int32, lines: [String]) {
-        process.waitUntilExit()
-        outputEnded.wait()
-        outputEnded.signal()
-        return (process.terminationStatus, lines)
+    func finish() async -> (status: Int32, lines: [String]) {
+        await outputHasEnded()
+        return await onAThreadOfItsOwn { [self] in
+            process.waitUntilExit()
+            return (process.terminationStatus, lines)
+        }
+    }
+
+    /// Waits until the reader has every byte the process wrote.
+    private func outputHasEnded() async {
+        await onAThreadOfItsOwn { [self] in
+            outputEnded.wait()
+            outputEnded.signal()
+        }
     }
 }

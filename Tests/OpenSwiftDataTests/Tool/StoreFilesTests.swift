@@ -5,7 +5,7 @@ import Testing
 
 /// A backup taken while another container saves is one consistent snapshot of the store.
 @Suite struct StoreFilesTests {
-    @Test func aBackupWhileAnotherContainerSavesHoldsWholeSavesOnly() throws {
+    @Test func aBackupWhileAnotherContainerSavesHoldsWholeSavesOnly() async throws {
         let url = temporaryStoreURL("films")
         let schema = Schema(versionedSchema: PixarSchemaV3.self)
         try writeStore(url, for: schema) { _ in }
@@ -28,7 +28,7 @@ import Testing
             #expect(try StoreInspection.problems(inStoreAt: destination).isEmpty)
             counts.append(try StoreInspection(storeAt: destination).entities[0].rows)
         }
-        while writer.isExecuting || !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        while writer.isExecuting || !writer.isFinished { try await Task.sleep(for: .milliseconds(10)) }
         // Each save is one transaction of `batch` films: a copy holds whole saves, none in part.
         #expect(counts.allSatisfy { $0 % batch == 0 })
         #expect(counts == counts.sorted())

@@ -31,18 +31,18 @@ import Testing
         return url
     }
 
-    @Test func inspectShowsTheRecordedSchemaCountsFilesAndAMidwayHistoryWithoutWriting() throws {
+    @Test func inspectShowsTheRecordedSchemaCountsFilesAndAMidwayHistoryWithoutWriting() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV2.self)
         let before = try storeFiles(url)
-        let text = try OSDProcess.capture(["inspect", url.path])
+        let text = try await OSDProcess.capture(["inspect", url.path])
         #expect(text.status == 0)
         #expect(text.output.contains("Version 2.0.0, fingerprint "))
         #expect(text.output.contains("PixarFilm: 2 rows"))
         #expect(text.output.contains("  releaseYear: Int"))
         #expect(text.output.contains("PixarSchemaV1 (1.0.0) → PixarSchemaV2 (2.0.0)  custom"))
         #expect(text.output.contains("films.store.backup"))
-        let json = try OSDProcess.capture(["inspect", "--json", url.path])
+        let json = try await OSDProcess.capture(["inspect", "--json", url.path])
         let inspection = try JSONDecoder.iso8601.decode(StoreInspection.self, from: Data(json.output.utf8))
         #expect(inspection.version == "2.0.0")
         #expect(inspection.entities.map(\.rows) == [2])
@@ -50,44 +50,44 @@ import Testing
         #expect(try storeFiles(url) == before)
     }
 
-    @Test func inspectShowsExternalStorageAndRefusesWhatIsNotAStore() throws {
+    @Test func inspectShowsExternalStorageAndRefusesWhatIsNotAStore() async throws {
         try #require(OSDProcess.isBuilt)
         let url = temporaryStoreURL()
         try writeStore(url, for: ToolPicture.self) { context in
             context.insert(ToolPicture(caption: "sunset", bytes: Data(repeating: 7, count: 10_000)))
         }
-        let output = try OSDProcess.capture(["inspect", url.path]).output
+        let output = try await OSDProcess.capture(["inspect", url.path]).output
         #expect(output.contains("bytes: Data, external storage"))
         #expect(output.contains("caption: String"))
 
         let text = url.deletingLastPathComponent().appendingPathComponent("notes.txt")
         try Data("not a database".utf8).write(to: text)
-        let refused = try OSDProcess.capture(["inspect", text.path])
+        let refused = try await OSDProcess.capture(["inspect", text.path])
         #expect(refused.status == 2)
         #expect(refused.errors.contains("is not an SQLite database, so it is not a store"))
         let other = url.deletingLastPathComponent().appendingPathComponent("other.sqlite")
-        try DatabaseQueue(path: other.path).write { try $0.execute(sql: "CREATE TABLE t (x)") }
+        try await DatabaseQueue(path: other.path).write { try $0.execute(sql: "CREATE TABLE t (x)") }
         let otherBefore = try Data(contentsOf: other)
-        let notOurs = try OSDProcess.capture(["check", other.path])
+        let notOurs = try await OSDProcess.capture(["check", other.path])
         #expect(notOurs.status == 2)
         #expect(notOurs.errors.contains("not an OpenSwiftData store"))
         #expect(try Data(contentsOf: other) == otherBefore)
     }
 
-    @Test func snapshotAndDiffSpeakTheFormatOfTheSnapshotCheck() throws {
+    @Test func snapshotAndDiffSpeakTheFormatOfTheSnapshotCheck() async throws {
         try #require(OSDProcess.isBuilt)
         let v1 = try pixarStore()
         let v3 = try pixarStore(migratedTo: PixarSchemaV3.self)
         let snapshot = v1.deletingLastPathComponent().appendingPathComponent("1.0.0.json")
-        #expect(try OSDProcess.capture(["snapshot", v1.path, "-o", snapshot.path]).status == 0)
+        #expect(try await OSDProcess.capture(["snapshot", v1.path, "-o", snapshot.path]).status == 0)
         let folder = temporaryStoreURL().deletingLastPathComponent().appendingPathComponent("SchemaSnapshots")
         try PixarMigrationPlan.verify(snapshotsIn: folder)
         #expect(try Data(contentsOf: snapshot) == Data(contentsOf: folder.appendingPathComponent("1.0.0.json")))
 
-        let same = try OSDProcess.capture(["diff", snapshot.path, v1.path])
+        let same = try await OSDProcess.capture(["diff", snapshot.path, v1.path])
         #expect(same.status == 0)
         #expect(same.output.contains("Same structure."))
-        let diff = try OSDProcess.capture(["diff", snapshot.path, v3.path])
+        let diff = try await OSDProcess.capture(["diff", snapshot.path, v3.path])
         #expect(diff.status == 1)
         #expect(diff.output.contains("PixarFilm.releaseDate removed"))
         #expect(diff.output.contains("PixarFilm.posterURL added (Optional<URL>, optional)"))
@@ -95,15 +95,15 @@ import Testing
         #expect(diff.output.contains("PixarFilm.releaseYear is added as non-optional"))
         // isAnimated has a default in the store's table: not a blocker.
         #expect(!diff.output.contains("PixarFilm.isAnimated is added as non-optional"))
-        let json = try OSDProcess.capture(["diff", "--json", v1.path, v3.path])
+        let json = try await OSDProcess.capture(["diff", "--json", v1.path, v3.path])
         let comparison = try JSONDecoder().decode(SchemaComparison.self, from: Data(json.output.utf8))
         #expect(!comparison.isLightweight)
     }
 
-    @Test func checkPassesASoundStoreAndFindsADamagedOne() throws {
+    @Test func checkPassesASoundStoreAndFindsADamagedOne() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV3.self)
-        let sound = try OSDProcess.capture(["check", url.path])
+        let sound = try await OSDProcess.capture(["check", url.path])
         #expect(sound.status == 0)
         #expect(sound.output.contains("no problem found"))
 
@@ -115,12 +115,12 @@ import Testing
             context.insert(LedgerV5.Entry(label: "food"))
         }
         let queue = try DatabaseQueue(path: damaged.path)
-        try queue.write { db in
+        try await queue.write { db in
             for index in try db.indexes(on: "Entry") where index.isUnique { try db.execute(sql: "DROP INDEX \(index.name.quotedDatabaseIdentifier)") }
             try db.execute(sql: "UPDATE Entry SET label = 'rent'")
         }
         try queue.close()
-        let found = try OSDProcess.capture(["check", "--json", damaged.path])
+        let found = try await OSDProcess.capture(["check", "--json", damaged.path])
         #expect(found.status == 1)
         #expect(found.output.contains("Entry: 1 value of the unique label repeat"))
 
@@ -131,25 +131,25 @@ import Testing
         handle.write(Data(repeating: 0xFF, count: 3000))
         try handle.close()
         let before = try storeFiles(corrupt)
-        let broken = try OSDProcess.capture(["check", corrupt.path])
+        let broken = try await OSDProcess.capture(["check", corrupt.path])
         #expect(broken.status == 2)
         #expect(broken.errors.contains("is corrupt"))
         #expect(try storeFiles(corrupt) == before)
     }
 
-    @Test func backupAndRestoreRefuseAStoreInUseOrNewerAndCheckWhatTheyRestore() throws {
+    @Test func backupAndRestoreRefuseAStoreInUseOrNewerAndCheckWhatTheyRestore() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore()
         let copy = url.deletingLastPathComponent().appendingPathComponent("copy.store")
-        #expect(try OSDProcess.capture(["backup", url.path, copy.path]).status == 0)
-        #expect(try OSDProcess.capture(["backup", url.path, copy.path]).status == 2)
+        #expect(try await OSDProcess.capture(["backup", url.path, copy.path]).status == 0)
+        #expect(try await OSDProcess.capture(["backup", url.path, copy.path]).status == 2)
         #expect(try StoreInspection(storeAt: copy).entities.map(\.rows) == [2])
 
         // The store moves on to version 3; restoring version 1 over it needs --force.
         _ = try ModelContainer(
             for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
         let before = try storeFiles(url)
-        let newer = try OSDProcess.capture(["restore", copy.path, url.path])
+        let newer = try await OSDProcess.capture(["restore", copy.path, url.path])
         #expect(newer.status == 2)
         #expect(newer.errors.contains("records version 3.0.0, newer than the backup's 1.0.0"))
         #expect(try storeFiles(url) == before)
@@ -158,22 +158,22 @@ import Testing
         let container = try ModelContainer(
             for: Schema(versionedSchema: PixarSchemaV3.self), migrationPlan: PixarMigrationPlan.self, configurations: ModelConfiguration(url: url))
         _ = try ModelContext(container).fetchCount(FetchDescriptor<PixarSchemaV3.PixarFilm>())
-        let inUse = try OSDProcess.capture(["restore", copy.path, url.path])
+        let inUse = try await OSDProcess.capture(["restore", copy.path, url.path])
         #expect(inUse.status == 2)
         #expect(inUse.errors.contains("is in use"))
-        #expect(try OSDProcess.capture(["restore", "--force", copy.path, url.path]).status == 0)
+        #expect(try await OSDProcess.capture(["restore", "--force", copy.path, url.path]).status == 0)
         withExtendedLifetime(container) {}
 
-        let restored = try OSDProcess.capture(["restore", copy.path, temporaryStoreURL().path])
+        let restored = try await OSDProcess.capture(["restore", copy.path, temporaryStoreURL().path])
         #expect(restored.status == 0)
         #expect(restored.output.contains("the restored store checks out"))
         #expect(try StoreInspection(storeAt: url).version == "1.0.0")
     }
 
-    @Test func theDemoPreviewsItsMigrationAndShowsItsProgress() throws {
+    @Test func theDemoPreviewsItsMigrationAndShowsItsProgress() async throws {
         try #require(OSDProcess.isBuilt)
         let url = temporaryStoreURL("films")
-        let run = try OSDProcess.capture(["demo", "--extra-films", "3000", "--store", url.path])
+        let run = try await OSDProcess.capture(["demo", "--extra-films", "3000", "--store", url.path])
         #expect(run.status == 0)
         // The dry run, printed before the real migration.
         #expect(run.output.contains("Migration of \(url.path): 1.0.0 → 3.0.0, 2 steps"))
@@ -184,23 +184,23 @@ import Testing
         #expect(run.output.contains("100%: step 2/2 PixarSchemaV2 (2.0.0) → PixarSchemaV3 (3.0.0): finished, 100%"))
     }
 
-    @Test func exportWritesJSONLinesAndCSV() throws {
+    @Test func exportWritesJSONLinesAndCSV() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV3.self)
-        let json = try OSDProcess.capture(["export", url.path])
+        let json = try await OSDProcess.capture(["export", url.path])
         let lines = json.output.split(separator: "\n")
         #expect(lines.count == 2)
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
         #expect(first?["_entity"] as? String == "PixarFilm")
         #expect(first?["title"] as? String == "Up")
         #expect(first?["releaseYear"] as? Int == 2009)
-        let csv = try OSDProcess.capture(["export", url.path, "--entity", "PixarFilm", "--format", "csv"])
+        let csv = try await OSDProcess.capture(["export", url.path, "--entity", "PixarFilm", "--format", "csv"])
         #expect(csv.output.split(separator: "\n") == [
             "_pk,title,releaseYear,releaseCountry,posterURL,isAnimated",
             "1,Up,2009,US,,1",
             "2,\"Coco, \"\"the\"\" film\",2017,US,,1",
         ])
-        let unknown = try OSDProcess.capture(["export", url.path, "--entity", "Nope"])
+        let unknown = try await OSDProcess.capture(["export", url.path, "--entity", "Nope"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("has no entity Nope"))
     }
