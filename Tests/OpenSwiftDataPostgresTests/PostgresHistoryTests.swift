@@ -115,11 +115,7 @@ struct PostgresHistoryTests {
         }
         #expect(output.hasPrefix("saved 5"), "\(output)")
 
-        let deadline = ContinuousClock.now + .seconds(10)
-        while observer.eventCounter == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(observer.eventCounter >= 1)
+        #expect(await eventually { observer.eventCounter >= 1 })
         let history = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(history.count == 5)
         #expect(history.allSatisfy { $0.processIdentifier == "\(processIdentifier)" })

@@ -2,6 +2,7 @@ import Foundation
 import OpenSwiftData
 import OpenSwiftDataPostgres
 import Testing
+import TestSupport
 
 /// Observing a PostgreSQL store: a ResultsObserver hears another context's saves; a read-only
 /// configuration refuses saves.
@@ -16,11 +17,7 @@ struct PostgresObservationTests {
         writer.insert(Sample(index: 2, text: "b", number: 0, amount: 0, when: .now, flag: true, maybe: nil))
         writer.insert(Sample(index: 1, text: "a", number: 0, amount: 0, when: .now, flag: true, maybe: nil))
         try writer.save()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while observer.results.map(\.text) != ["a", "b"], ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(observer.results.map(\.text) == ["a", "b"])
+        #expect(await eventually { observer.results.map(\.text) == ["a", "b"] })
     }
 
     @Test func aReadOnlyConfigurationReadsAndRefusesSaves() throws {

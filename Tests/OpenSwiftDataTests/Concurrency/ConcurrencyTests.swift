@@ -175,6 +175,13 @@ struct SaveRecord: Sendable {
     let onMainThread: Bool
 }
 
+/// Raised once, by one task, and seen by another.
+private final class Flag: Sendable {
+    private let raised = Mutex(false)
+    var isRaised: Bool { raised.withLock { $0 } }
+    func raise() { raised.withLock { $0 = true } }
+}
+
 private func fileContainer(_ url: URL = temporaryStoreURL()) throws -> ModelContainer {
     try ModelContainer(for: SensorReading.self, Movie.self, configurations: ModelConfiguration(url: url))
 }
@@ -203,17 +210,20 @@ private func holdWriteLock(_ url: URL) throws -> DispatchSemaphore {
     @MainActor @Test func anImporterSavesBatchesWhileTheMainContextReads() async throws {
         let container = try fileContainer()
         let importer = ReadingImporter(modelContainer: container)
-        let importing = Task { try await importer.importBatches(sensor: "a", batches: 20, batchSize: 50) }
+        let ended = Flag()
+        let importing = Task {
+            defer { ended.raise() }
+            return try await importer.importBatches(sensor: "a", batches: 20, batchSize: 50)
+        }
 
-        // The reader gives up only after a minute without progress: on a loaded machine, where
-        // other tests' blocking waits hold the threads, the whole import can take longer.
+        // The reader looks until the importer has ended, however long that takes on a loaded
+        // machine: after its last save, one more look sees every row.
         var counts: [Int] = []
-        var lastProgress = Date()
-        while Date().timeIntervalSince(lastProgress) < 60 {
+        while true {
+            let importerEnded = ended.isRaised
             let count = try container.mainContext.fetchCount(FetchDescriptor<SensorReading>())
-            if count != counts.last { lastProgress = Date() }
             counts.append(count)
-            if count == 1000 { break }
+            if count == 1000 || importerEnded { break }
             try await Task.sleep(for: .milliseconds(1))
         }
         let ids = try await importing.value

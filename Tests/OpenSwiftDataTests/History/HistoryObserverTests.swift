@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Observation
 import Testing
+import TestSupport
 @testable import OpenSwiftData
 
 /// The ledger entry StoreOpener's version 1 saves, for observing its saves from this process.
