@@ -144,17 +144,18 @@ final class PostgresHistory: Sendable {
 
     /// The transactions `condition` selects (over the transactions table's columns), in
     /// `orderBy`'s order (their numbers' otherwise), at most `limit`; with their changes.
-    func read(where condition: SQLFragment?, orderBy: String?, limit: Int?, _ session: PostgresSession) throws -> [StoreHistory.Transaction] {
+    func read(where condition: SQLFragment?, orderBy: SQLFragment?, limit: Int?, _ session: PostgresSession) throws -> [StoreHistory.Transaction] {
         guard try tablesExist(session) else { return [] }
         var binds = PostgresBindings()
         var sql = "SELECT \"id\", \"timestamp\", \"author\", \"bundle\", \"process\" FROM \(transactions)"
-        if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: "the history")) }
-        sql += " ORDER BY \(orderBy.map { "\($0), " } ?? "")\"id\""
-        if let limit { sql += " LIMIT \(limit)" }
-        guard let rendered = PostgresSQL.rewritten(sql, firstPlaceholder: binds.count + 1) else {
-            throw SwiftDataError.invalidTransactionFetchRequest.explaining("the history of a PostgreSQL store cannot answer: \(sql)")
+        do {
+            if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: "the history")) }
+            sql += " ORDER BY \(try orderBy.map { "\(try PostgresSQL.render($0, into: &binds, entity: "the history")), " } ?? "")\"id\""
+        } catch let error as SwiftDataError where error == .unsupportedPredicate {
+            throw SwiftDataError.invalidTransactionFetchRequest.explaining("the history of a PostgreSQL store cannot answer: \(error.explanation ?? "\(error)")")
         }
-        var read = try session.query(PostgresQuery(unsafeSQL: rendered, binds: binds)).map { row in
+        if let limit { sql += " LIMIT \(limit)" }
+        var read = try session.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map { row in
             let (id, timestamp, author, bundle, process) = try row.decode((Int64, Double, String?, String, String).self)
             return StoreHistory.Transaction(
                 id: id, timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: author, bundle: bundle, process: process)
@@ -188,12 +189,13 @@ final class PostgresHistory: Sendable {
         guard try tablesExist(session) else { return }
         var binds = PostgresBindings()
         var sql = "DELETE FROM \(transactions)"
-        if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: "the history")) }
-        sql += " RETURNING \"id\""
-        guard let rendered = PostgresSQL.rewritten(sql, firstPlaceholder: binds.count + 1) else {
-            throw SwiftDataError.invalidTransactionFetchRequest.explaining("the history of a PostgreSQL store cannot answer: \(sql)")
+        do {
+            if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: "the history")) }
+        } catch let error as SwiftDataError where error == .unsupportedPredicate {
+            throw SwiftDataError.invalidTransactionFetchRequest.explaining("the history of a PostgreSQL store cannot answer: \(error.explanation ?? "\(error)")")
         }
-        let ids = try session.query(PostgresQuery(unsafeSQL: rendered, binds: binds)).map { try $0.decode(Int64.self) }
+        sql += " RETURNING \"id\""
+        let ids = try session.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map { try $0.decode(Int64.self) }
         guard let highest = ids.max() else { return }
         binds = PostgresBindings()
         binds.append(ids)

@@ -13,7 +13,7 @@ struct PostgresReadPlan {
     init(_ table: TableLayout, in tables: [String: TableLayout], currentNames: [String: String] = [:]) {
         // A hierarchy's table holds every class's columns: look for a column's type among them.
         var storageByColumn: [String: StorageType] = [:]
-        for other in tables.values where other.tableName == table.tableName {
+        for other in tables.values where other.postgresName == table.postgresName {
             for column in other.columns { storageByColumn[column.name] = column.codec.storage }
         }
         for column in table.columns { storageByColumn[column.name] = column.codec.storage }
@@ -21,7 +21,7 @@ struct PostgresReadPlan {
         // `_pk` and to-one keys are bigint.
         storages = table.selectedColumns.map { storageByColumn[$0] ?? .int64 }
         selectList = zip(table.selectedColumns, storages).map { name, storage in
-            PostgresValues.selected("\(table.tableName).\(PostgresNames.quoted(currentNames[name] ?? name))", for: storage)
+            PostgresValues.selected("\(table.postgresName).\(PostgresNames.quoted(currentNames[name] ?? name))", for: storage)
         }.joined(separator: ", ")
     }
 }

@@ -70,7 +70,7 @@ struct PostgresRowWriter {
         for (table, keys) in keysByTable {
             var binds = PostgresBindings()
             binds.append(keys)
-            try run("DELETE FROM \(table.tableName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = ANY($1)", binds)
+            try run("DELETE FROM \(table.postgresName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = ANY($1)", binds)
             for relationship in table.relationships {
                 if case .joinTable(let joinTable, let ownColumn, _) = relationship.storage {
                     try run("DELETE FROM \(PostgresNames.quoted(joinTable)) WHERE \(PostgresNames.quoted(ownColumn)) = ANY($1)", binds)
@@ -83,7 +83,7 @@ struct PostgresRowWriter {
     /// relationship involves. Returns the deleted rows' keys.
     func deleteRows(of table: TableLayout, where condition: SQLFragment?) throws -> [Int64] {
         var binds = PostgresBindings()
-        var sql = "DELETE FROM \(table.tableName)"
+        var sql = "DELETE FROM \(table.postgresName)"
         if let condition { sql += " WHERE " + (try PostgresSQL.render(condition, into: &binds, entity: table.entity.name)) }
         sql += " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))"
         return try run(sql, binds).map { try $0.decode(Int64.self) }
@@ -141,7 +141,7 @@ struct PostgresRowWriter {
         let assignments = columns.enumerated().map { "\(PostgresNames.quoted($0.element.name)) = v.c\($0.offset + 1)" }
         let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
         try run(
-            "UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.tableName).\(key) = v.c0",
+            "UPDATE \(table.postgresName) SET \(assignments.joined(separator: ", ")) FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.postgresName).\(key) = v.c0",
             binds)
     }
 
@@ -160,7 +160,7 @@ struct PostgresRowWriter {
         let names = (0...columns.count).map { "c\($0)" }
         let assignments = columns.enumerated().map { "\(PostgresNames.quoted($0.element.name)) = v.c\($0.offset + 1)" }
         try run(
-            "UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) FROM unnest(\(arrays.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.tableName).\(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = v.c0",
+            "UPDATE \(table.postgresName) SET \(assignments.joined(separator: ", ")) FROM unnest(\(arrays.joined(separator: ", "))) AS v(\(names.joined(separator: ", "))) WHERE \(table.postgresName).\(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = v.c0",
             binds)
         return true
     }
@@ -235,7 +235,7 @@ struct PostgresRowWriter {
         }
         guard !assignments.isEmpty else { return }
         binds.append(rowID)
-        try run("UPDATE \(table.tableName) SET \(assignments.joined(separator: ", ")) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $\(binds.count)", binds)
+        try run("UPDATE \(table.postgresName) SET \(assignments.joined(separator: ", ")) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $\(binds.count)", binds)
     }
 
     // MARK: Inserts
@@ -348,8 +348,8 @@ struct PostgresRowWriter {
         let placeholders = try bindRow(state, table, into: &binds)
         let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
         let sql = placeholders.isEmpty
-            ? "INSERT INTO \(table.tableName) DEFAULT VALUES RETURNING \(key)"
-            : "INSERT INTO \(table.tableName) (\(insertColumns(table))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(key)"
+            ? "INSERT INTO \(table.postgresName) DEFAULT VALUES RETURNING \(key)"
+            : "INSERT INTO \(table.postgresName) (\(insertColumns(table))) VALUES (\(placeholders.joined(separator: ", "))) RETURNING \(key)"
         newRowIDs[ObjectIdentifier(state)] = try run(sql, binds).first?.decode(Int64.self)
     }
 
@@ -414,8 +414,8 @@ struct PostgresRowWriter {
         keysWrittenOnInsert.remove(ObjectIdentifier(state))
         let columns = insertColumns(table)
         var sql = columns.isEmpty
-            ? "INSERT INTO \(table.tableName) DEFAULT VALUES"
-            : "INSERT INTO \(table.tableName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"
+            ? "INSERT INTO \(table.postgresName) DEFAULT VALUES"
+            : "INSERT INTO \(table.postgresName) (\(columns)) VALUES (\(placeholders.joined(separator: ", ")))"
         if inOneStatement { sql += " ON CONFLICT (\(constraints[0].map(PostgresNames.quoted).joined(separator: ", "))) DO NOTHING" }
         if let row = try run(sql + " RETURNING \(PostgresNames.quoted(TableLayout.primaryKeyColumn))", binds).first {
             return try row.decode(Int64.self)
@@ -438,7 +438,7 @@ struct PostgresRowWriter {
         var binds = PostgresBindings()
         binds.append(rowID)
         let rows = try run(
-            "SELECT \(selected.joined(separator: ", ")) FROM \(table.tableName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $1 FOR UPDATE",
+            "SELECT \(selected.joined(separator: ", ")) FROM \(table.postgresName) WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $1 FOR UPDATE",
             binds)
         let stored = try zip(rows.first.map(Array.init) ?? [], storages).map { try PostgresValues.stored($0, as: $1) }
         let merge = try UpsertMerge(state, table, rowID: rowID, stored: stored, rowIDOf: rowID(of:))
@@ -465,7 +465,7 @@ struct PostgresRowWriter {
             }
             guard !conditions.isEmpty else { continue }
             let rows = try run(
-                "SELECT \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) FROM \(table.tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+                "SELECT \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) FROM \(table.postgresName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
                 binds)
             if let row = rows.first { return try row.decode(Int64.self) }
         }
@@ -513,7 +513,7 @@ struct PostgresRowWriter {
                     binds.append(state.relatedRowIDs(relationship, rowID: rowID(of:)))
                     let key = PostgresNames.quoted(TableLayout.primaryKeyColumn)
                     try run(
-                        "UPDATE \(destination.tableName) SET \(PostgresNames.quoted(column)) = NULL WHERE \(PostgresNames.quoted(column)) = $1 AND NOT (\(key) = ANY($2))",
+                        "UPDATE \(destination.postgresName) SET \(PostgresNames.quoted(column)) = NULL WHERE \(PostgresNames.quoted(column)) = $1 AND NOT (\(key) = ANY($2))",
                         binds)
                 case .foreignKey:
                     break
@@ -541,7 +541,7 @@ struct PostgresRowWriter {
                         var binds = PostgresBindings()
                         binds.append(state.foreignKey(relationship, rowID: rowID(of:)) ?? nil)
                         binds.append(rowID)
-                        try run("UPDATE \(table.tableName) SET \(PostgresNames.quoted(column)) = $1 WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $2", binds)
+                        try run("UPDATE \(table.postgresName) SET \(PostgresNames.quoted(column)) = $1 WHERE \(PostgresNames.quoted(TableLayout.primaryKeyColumn)) = $2", binds)
                     case .inverseForeignKey:
                         break
                     case .joinTable(let joinTable, let ownColumn, let otherColumn):

@@ -8,7 +8,7 @@ extension PostgresStore: ModelStore {
 
     /// PostgreSQL cannot call OpenSwiftData's Swift functions: predicates and sorts that need
     /// them are answered in memory.
-    package func canRun(_ sql: String) -> Bool {
+    package func canRun(_ sql: SQLFragment) -> Bool {
         PostgresSQL.canRun(sql)
     }
 
@@ -105,7 +105,7 @@ extension PostgresStore: ModelStore {
     }
 
     package func readHistory(
-        where condition: SQLFragment?, orderBy: String?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
+        where condition: SQLFragment?, orderBy: SQLFragment?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
     ) throws -> [StoreHistory.Transaction] {
         try sessions.withSession { session in
             try session.readOnlyTransaction {

@@ -13,7 +13,7 @@ extension PostgresStore {
         let plan = readPlan(of: table)
         var binds = PostgresBindings()
         binds.append(rowIDs)
-        let rows = try select(plan.selectList, from: table, where: "\(table.qualifiedKeyColumn) = ANY($1)", binds: binds)
+        let rows = try select(plan.selectList, from: table, where: "\(table.postgresKeyColumn) = ANY($1)", binds: binds)
         try forEachRow(of: table, plan, rows, body)
     }
 
@@ -32,16 +32,16 @@ extension PostgresStore {
         var binds = PostgresBindings()
         binds.append(range.lowerBound)
         binds.append(range.upperBound)
-        let rows = try select(plan.selectList, from: table, where: "\(table.qualifiedKeyColumn) BETWEEN $1 AND $2", binds: binds)
+        let rows = try select(plan.selectList, from: table, where: "\(table.postgresKeyColumn) BETWEEN $1 AND $2", binds: binds)
         try forEachRow(of: table, plan, rows, body)
     }
 
     package func fetchRowIDs(_ selection: RowSelection) throws -> [Int64] {
-        try select(selection.table.qualifiedKeyColumn, selection).map { try $0.decode(Int64.self) }
+        try select(selection.table.postgresKeyColumn, selection).map { try $0.decode(Int64.self) }
     }
 
     package func fetchRowClasses(_ selection: RowSelection) throws -> [(rowID: Int64, entity: String)] {
-        let columns = "\(selection.table.qualifiedKeyColumn), \(selection.table.tableName).\(PostgresNames.quoted(TableLayout.entityColumn))"
+        let columns = "\(selection.table.postgresKeyColumn), \(selection.table.postgresName).\(PostgresNames.quoted(TableLayout.entityColumn))"
         return try select(columns, selection).map { row in
             let (rowID, entity) = try row.decode((Int64, String?).self)
             return (rowID, entity ?? selection.table.entity.name)
@@ -63,17 +63,17 @@ extension PostgresStore {
         switch relationship.storage {
         case .foreignKey(let column), .inverseForeignKey(let column):
             let current = currentColumnNames[destination.entity.name]?[column] ?? column
-            ownerColumn = "\(destination.tableName).\(PostgresNames.quoted(current))"
-            sql += "\(ownerColumn) FROM \(destination.tableName) WHERE \(ownerColumn) = ANY(?)"
+            ownerColumn = "\(destination.postgresName).\(PostgresNames.quoted(current))"
+            sql += "\(ownerColumn) FROM \(destination.postgresName) WHERE \(ownerColumn) = ANY($1)"
         case .joinTable(let table, let ownColumn, let otherColumn):
             let join = PostgresNames.quoted(table)
             ownerColumn = "\(join).\(PostgresNames.quoted(ownColumn))"
-            sql += "\(ownerColumn) FROM \(destination.tableName) JOIN \(join) ON \(join).\(PostgresNames.quoted(otherColumn)) = \(destination.qualifiedKeyColumn) WHERE \(ownerColumn) = ANY(?)"
+            sql += "\(ownerColumn) FROM \(destination.postgresName) JOIN \(join) ON \(join).\(PostgresNames.quoted(otherColumn)) = \(destination.postgresKeyColumn) WHERE \(ownerColumn) = ANY($1)"
         }
         var binds = PostgresBindings()
         binds.append(owners)
         var pairs: [(owner: Int64, row: (rowID: Int64, values: ModelValues))] = []
-        for row in try sessions.query(PostgresQuery(unsafeSQL: try rendered(sql), binds: binds)) {
+        for row in try sessions.query(PostgresQuery(unsafeSQL: sql, binds: binds)) {
             var cells = Array(row)
             let owner = try cells.removeLast().decode(Int64.self)
             let stored = try storedValues(cells, plan.storages)
@@ -104,9 +104,11 @@ extension PostgresStore {
     /// The rows of `selection`, each with the columns `columns`, in its order.
     private func select(_ columns: String, _ selection: RowSelection, ordered: Bool = true) throws -> [PostgresRow] {
         var binds = PostgresBindings()
-        let condition = try selection.condition.map { try PostgresSQL.render($0, into: &binds, entity: selection.table.entity.name) }
+        let entity = selection.table.entity.name
+        let condition = try selection.condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
+        let orderBy = try selection.orderBy.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         return try select(
-            columns, from: selection.table, where: condition, binds: binds, orderBy: selection.orderBy, ordered: ordered,
+            columns, from: selection.table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered,
             limit: selection.limit, offset: selection.offset)
     }
 
@@ -117,11 +119,11 @@ extension PostgresStore {
         ordered: Bool = true, limit: Int? = nil, offset: Int? = nil
     ) throws -> [PostgresRow] {
         var binds = binds
-        var sql = "SELECT \(columns) FROM \(table.tableName)"
+        var sql = "SELECT \(columns) FROM \(table.postgresName)"
         if let condition { sql += " WHERE \(condition)" }
         if ordered {
             // Rows come in key order, and ties of a sort keep it, as in the SQLite store.
-            sql += " ORDER BY " + (orderBy.map { "\($0), \(table.qualifiedKeyColumn)" } ?? table.qualifiedKeyColumn)
+            sql += " ORDER BY " + (orderBy.map { "\($0), \(table.postgresKeyColumn)" } ?? table.postgresKeyColumn)
         }
         if let limit {
             binds.append(Int64(limit))
@@ -131,16 +133,7 @@ extension PostgresStore {
             binds.append(Int64(offset))
             sql += " OFFSET $\(binds.count)"
         }
-        // Placeholders are numbered already; only long names are left to shorten.
-        return try sessions.query(PostgresQuery(unsafeSQL: try rendered(sql), binds: binds))
-    }
-
-    /// `sql`, whose `$n` placeholders are numbered already, with long names shortened.
-    private func rendered(_ sql: String) throws -> String {
-        guard let rewritten = PostgresSQL.rewritten(sql, firstPlaceholder: 1) else {
-            throw SwiftDataError.unsupportedPredicate.explaining("the query calls a function only SQLite stores have, so PostgreSQL cannot run it: \(sql)")
-        }
-        return rewritten
+        return try sessions.query(PostgresQuery(unsafeSQL: sql, binds: binds))
     }
 
     /// A row's cells as the stored values the layout's row decoder reads.

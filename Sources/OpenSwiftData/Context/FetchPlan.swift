@@ -5,7 +5,7 @@ struct FetchPlan {
     let store: any ModelStore
     let table: TableLayout
     private(set) var condition: SQLFragment?
-    let orderBy: String?
+    let orderBy: SQLFragment?
     /// The other entities the condition and the order read through relationships.
     private(set) var relatedEntities: Set<String>
     /// The condition without the predicate: the rows of the entity's classes, less those a
@@ -32,7 +32,7 @@ struct FetchPlan {
     /// The rows the plan's condition matches, in key order.
     var matchingRows: RowSelection { RowSelection(table, where: condition) }
 
-    init(store: any ModelStore, table: TableLayout, condition: SQLFragment?, orderBy: String?) {
+    init(store: any ModelStore, table: TableLayout, condition: SQLFragment?, orderBy: SQLFragment?) {
         self.store = store
         self.table = table
         self.condition = condition
@@ -61,7 +61,7 @@ struct FetchPlan {
         condition = SQLFragment.allOf([entityCondition, predicate?.condition])
         orderBy = descriptor.sortBy.isEmpty ? nil : sort.orderBy
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
-        if !store.canRun(predicate?.condition.sql ?? "") || !store.canRun(orderBy ?? "") {
+        if !store.canRun(predicate?.condition ?? "") || !store.canRun(orderBy ?? "") {
             answersInMemory = true
         }
     }

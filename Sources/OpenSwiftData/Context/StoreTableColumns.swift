@@ -1,4 +1,3 @@
-import GRDB
 
 /// An entity's table of a store, as a query reads it under one name: the table's own name for
 /// the entity being fetched, an alias inside a subquery.
@@ -7,7 +6,7 @@ import GRDB
 /// tables of the same store, and `persistentModelID` to the primary key.
 struct StoreTableColumns: ColumnResolving {
     let table: TableLayout
-    /// The quoted name the query gives the table.
+    /// The name the query gives the table.
     let qualifier: String
     /// Every table of the store, by entity name.
     let tables: [String: TableLayout]
@@ -15,7 +14,7 @@ struct StoreTableColumns: ColumnResolving {
 
     /// The table of `table`'s entity in `store`, under its own name.
     init(_ table: TableLayout, in store: any ModelStore) {
-        self.init(table, qualifier: table.tableName, tables: store.tables, storeIdentifier: store.identifier)
+        self.init(table, qualifier: table.storedName, tables: store.tables, storeIdentifier: store.identifier)
     }
 
     init(_ table: TableLayout, qualifier: String, tables: [String: TableLayout], storeIdentifier: String) {
@@ -27,7 +26,7 @@ struct StoreTableColumns: ColumnResolving {
 
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
         table.storedColumn(for: keyPath).map { column in
-            ResolvedColumn(sql: "\(qualifier).\(column.name.quotedDatabaseIdentifier)", codec: column.codec, name: column.name)
+            ResolvedColumn(sql: .column(column.name, of: qualifier), codec: column.codec, name: column.name)
         }
     }
 
@@ -36,9 +35,9 @@ struct StoreTableColumns: ColumnResolving {
               let stored = table.relationships.first(where: { $0.propertyIndex == index }),
               let destination = tables[stored.destination]
         else { return nil }
-        let keyColumn: String?
+        let keyColumn: SQLFragment?
         if case .foreignKey(let column) = stored.storage {
-            keyColumn = "\(qualifier).\(column.quotedDatabaseIdentifier)"
+            keyColumn = .column(column, of: qualifier)
         } else {
             keyColumn = nil
         }
@@ -47,7 +46,7 @@ struct StoreTableColumns: ColumnResolving {
         return ResolvedRelationship(
             name: "\(table.entity.name).\(stored.name)", isToOne: stored.isToOne, storage: stored.storage,
             keyColumn: keyColumn, destinationEntity: destination.entity.name,
-            destinationTable: destination.tableName,
+            destinationTable: destination.storedName,
             destination: { alias in
                 StoreTableColumns(destination, qualifier: alias, tables: tables, storeIdentifier: storeIdentifier)
             })
@@ -70,8 +69,8 @@ struct StoreTableColumns: ColumnResolving {
 
     var rowIdentity: RowIdentity? {
         RowIdentity(
-            entityName: table.entity.name, storeIdentifier: storeIdentifier, tableName: table.tableName,
-            primaryKey: "\(qualifier).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)",
+            entityName: table.entity.name, storeIdentifier: storeIdentifier, tableName: table.storedName,
+            primaryKey: .column(TableLayout.primaryKeyColumn, of: qualifier),
             identifierKeyPath: identifierKeyPath(table.layout.modelType), idKeyPath: idKeyPath(table.layout.modelType))
     }
 

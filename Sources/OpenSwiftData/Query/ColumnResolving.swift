@@ -5,7 +5,7 @@
 /// compares and sorts, and captured values compared with the column are encoded with it, so a
 /// `Date`, `UUID` or enum in a predicate is bound exactly as the column stores it.
 struct ResolvedColumn {
-    let sql: String
+    let sql: SQLFragment
     let codec: ValueCodec
     /// The attribute's name, for messages: a model's key paths print without their property
     /// names on Linux.
@@ -60,10 +60,10 @@ struct RowIdentity {
     let entityName: String
     /// The identifier of the store holding the table.
     let storeIdentifier: String
-    /// The quoted table name, for subqueries that look a row up by its key.
+    /// The table's name, for subqueries that look a row up by its key.
     let tableName: String
     /// The qualified primary-key column, e.g. `"Book"."_pk"`.
-    let primaryKey: String
+    let primaryKey: SQLFragment
     /// `\Model.persistentModelID` for the table's model type.
     let identifierKeyPath: AnyKeyPath
     /// `\Model.id`, when the model's `Identifiable` identifier is its `persistentModelID` (a
@@ -92,7 +92,7 @@ struct ResolvedRelationship {
     let storage: RelationshipStorage
     /// For a to-one relationship, the qualified column of the source row holding the related
     /// row's key.
-    let keyColumn: String?
+    let keyColumn: SQLFragment?
     /// The destination entity's name.
     let destinationEntity: String
     /// The quoted name of the destination's table.

@@ -103,7 +103,7 @@ extension PredicateExpressions {
         ///   - other: The string searched for.
         /// - Returns: Whether `other` is found in `string`.
         public static func apply(_ string: String, _ other: String) -> Bool {
-            QueryFunctions.localizedStandardContains(string, other)
+            StringSemantics.localizedStandardContains(string, other)
         }
     }
 
@@ -133,7 +133,7 @@ extension PredicateExpressions {
         ///   - other: The string it is compared with.
         /// - Returns: How `string` orders against `other`.
         public static func apply(_ string: String, _ other: String) -> ComparisonResult {
-            QueryFunctions.localizedCompare(string, other)
+            StringSemantics.localizedCompare(string, other)
         }
     }
 
@@ -164,7 +164,7 @@ extension PredicateExpressions {
         ///   - other: The string it is compared with.
         /// - Returns: How `string` orders against `other`, ignoring case.
         public static func apply(_ string: String, _ other: String) -> ComparisonResult {
-            QueryFunctions.caseInsensitiveCompare(string, other)
+            StringSemantics.caseInsensitiveCompare(string, other)
         }
     }
 
@@ -230,7 +230,7 @@ extension PredicateExpressions.StringCaseInsensitiveCompare: CustomStringConvert
 extension PredicateTranslationScope {
     /// `function(root, other)` for two string operands.
     fileprivate func stringFunction(
-        _ function: String, _ root: any PredicateExpression, _ other: any PredicateExpression,
+        _ function: SQLFunction, _ root: any PredicateExpression, _ other: any PredicateExpression,
         rootType: Any.Type, otherType: Any.Type, in node: Any.Type
     ) throws -> (SQLFragment, [TranslatedExpression]) {
         let string = try translate(root)
@@ -240,7 +240,7 @@ extension PredicateTranslationScope {
         else {
             throw unsupported(node, "only String operands translate to SQL")
         }
-        let sql: SQLFragment = "\(raw: function)(\(try self.sql(string, in: node)), \(try self.sql(argument, in: node)))"
+        let sql: SQLFragment = "\(function: function)(\(try self.sql(string, in: node)), \(try self.sql(argument, in: node)))"
         return (sql, [string, argument])
     }
 }
@@ -248,7 +248,7 @@ extension PredicateTranslationScope {
 extension PredicateExpressions.StringLocalizedStandardContains: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let (sql, operands) = try scope.stringFunction(
-            QueryFunctions.localizedStandardContainsFunction, root, other,
+            .localizedStandardContains, root, other,
             rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
         if let folded = scope.folded(self, operands) { return folded }
         return .sql(sql, type: Bool.self)
@@ -258,7 +258,7 @@ extension PredicateExpressions.StringLocalizedStandardContains: PredicateSQLTran
 extension PredicateExpressions.StringLocalizedCompare: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let (sql, operands) = try scope.stringFunction(
-            QueryFunctions.localizedCompareFunction, root, other,
+            .localizedCompare, root, other,
             rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
         if let folded = scope.folded(self, operands) { return folded }
         return .sql(sql, type: ComparisonResult.self)
@@ -268,7 +268,7 @@ extension PredicateExpressions.StringLocalizedCompare: PredicateSQLTranslatable 
 extension PredicateExpressions.StringCaseInsensitiveCompare: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         let (sql, operands) = try scope.stringFunction(
-            QueryFunctions.caseInsensitiveCompareFunction, root, other,
+            .caseInsensitiveCompare, root, other,
             rootType: Root.Output.self, otherType: Other.Output.self, in: Self.self)
         if let folded = scope.folded(self, operands) { return folded }
         return .sql(sql, type: ComparisonResult.self)

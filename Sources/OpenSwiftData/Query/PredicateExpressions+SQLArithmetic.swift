@@ -37,7 +37,7 @@ extension PredicateTranslationScope {
         let (l, r) = try arithmeticOperands(left, right, kind: kind, in: Node.self)
         let fragment = operation(l, r)
         var result = TranslatedExpression.sql(
-            kind.storage == .float ? "\(raw: QueryFunctions.roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
+            kind.storage == .float ? "\(function: .roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
         result.mayBeNaN = kind.storage == .real || kind.storage == .float
         return result
     }
@@ -46,12 +46,12 @@ extension PredicateTranslationScope {
 extension PredicateExpressions.Arithmetic: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
         if SQLValueKind(Output.self).storage == .decimal {
-            let function = switch op {
-            case .add: DecimalFunctions.add
-            case .subtract: DecimalFunctions.subtract
-            case .multiply: DecimalFunctions.multiply
+            let function: SQLFunction = switch op {
+            case .add: .decimalAdd
+            case .subtract: .decimalSubtract
+            case .multiply: .decimalMultiply
             }
-            return try scope.arithmetic(self, lhs, rhs) { "\(raw: function)(\($0), \($1))" }
+            return try scope.arithmetic(self, lhs, rhs) { "\(function: function)(\($0), \($1))" }
         }
         let symbol = switch op {
         case .add: "+"
@@ -80,7 +80,7 @@ extension PredicateExpressions.FloatDivision: PredicateSQLTranslatable {
     /// `osd_real_divide(a, b)`: SQLite's `/` gives NULL when dividing by zero, where Swift gives
     /// ±infinity.
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.arithmetic(self, lhs, rhs) { "\(raw: QueryFunctions.realDivide)(\($0), \($1))" }
+        try scope.arithmetic(self, lhs, rhs) { "\(function: .realDivide)(\($0), \($1))" }
     }
 }
 
@@ -90,7 +90,7 @@ extension PredicateExpressions.UnaryMinus: PredicateSQLTranslatable {
         if let folded = scope.folded(self, [operand]) { return folded }
         let kind = SQLValueKind(Output.self)
         let (value, _) = try scope.arithmeticOperands(operand, operand, kind: kind, in: Self.self)
-        let negated: SQLFragment = kind.storage == .decimal ? "\(raw: DecimalFunctions.negate)(\(value))" : "(- \(value))"
+        let negated: SQLFragment = kind.storage == .decimal ? "\(function: .decimalNegate)(\(value))" : "(- \(value))"
         var result = TranslatedExpression.sql(negated, type: Output.self)
         result.mayBeNaN = operand.mayBeNaN
         return result

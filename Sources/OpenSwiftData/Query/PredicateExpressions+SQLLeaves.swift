@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // The leaves of a predicate: captured values, `nil`, variables and key paths.
 
@@ -62,10 +61,10 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
         // `isEmpty` and `count` of an array of values, which the store keeps as a JSON array.
         if let array = kind.wrappedType as? any StoredJSONArray.Type, base.codec?.storage == .codable || kind.storage == .json {
             if anyKeyPath == array.isEmptyKeyPath {
-                return .sql("(json_array_length(\(baseSQL)) = 0)", type: Output.self)
+                return .sql("(\(function: .arrayCount)(\(baseSQL)) = 0)", type: Output.self)
             }
             if anyKeyPath == array.countKeyPath {
-                return .sql("json_array_length(\(baseSQL))", type: Output.self)
+                return .sql("\(function: .arrayCount)(\(baseSQL))", type: Output.self)
             }
         }
         if base.codec?.storage == .codable || kind.storage == .json {
@@ -81,7 +80,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
                 return .sql("(\(baseSQL) = '')", type: Output.self)
             }
             if anyKeyPath == \String.count as AnyKeyPath {
-                return .sql("\(raw: QueryFunctions.characterCount)(\(baseSQL))", type: Output.self)
+                return .sql("\(function: .characterCount)(\(baseSQL))", type: Output.self)
             }
         } else if kind.isData {
             if anyKeyPath == \Data.isEmpty as AnyKeyPath {
@@ -95,7 +94,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
                 return .sql(baseSQL, type: Output.self)
             }
             if anyKeyPath == \Date.timeIntervalSince1970 as AnyKeyPath {
-                let offset = SQLFragment.argument(Date.timeIntervalBetween1970AndReferenceDate.databaseValue)
+                let offset = SQLFragment.argument(.real(Date.timeIntervalBetween1970AndReferenceDate))
                 return .sql("(\(baseSQL) + \(offset))", type: Output.self)
             }
         }
@@ -104,13 +103,6 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
             "\(describeKeyPath(anyKeyPath)) has no SQL equivalent (supported on computed values: String.count, "
                 + "String.isEmpty, Data.count, Data.isEmpty, Date.timeIntervalSinceReferenceDate, "
                 + "Date.timeIntervalSince1970)")
-    }
-}
-
-extension SQLFragment.Interpolation {
-    /// Text spliced as SQL as it is: only for names this module defines, never for values.
-    package mutating func appendInterpolation(raw text: String) {
-        fragment.sql += text
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 // Predicates through relationships (what translates to what is in the DocC article
 // Predicates): a to-one relationship's model and its attributes, models compared by identity,
@@ -35,7 +34,7 @@ extension PredicateTranslationScope {
                         + "(@Attribute(.codable)), which the store does not look inside; SwiftData does not filter on it either")
             }
             var translated = TranslatedExpression.sql(
-                model.read(SQLFragment(column.sql)), type: type,
+                model.read(column.sql), type: type,
                 mayBeNull: column.codec.isOptional || isOptional, codec: column.codec)
             translated.keyPathDescription = describeKeyPath(keyPath, column: column)
             translated.nullWhenMissing = model.lineage
@@ -51,7 +50,7 @@ extension PredicateTranslationScope {
                 let columns = relationship.destination(alias)
                 let reached = ModelReference(
                     columns: columns, identity: columns.rowIdentity,
-                    access: .lookup(key: model.read(SQLFragment(keyColumn)), table: relationship.destinationTable, alias: alias),
+                    access: .lookup(key: model.read(keyColumn), table: relationship.destinationTable, alias: alias),
                     description: relationship.name, number: aliases.nextReference(), reachedFrom: model)
                 return TranslatedExpression(form: .model(reached), type: type, codec: nil, mayBeNull: isOptional)
             }
@@ -162,7 +161,7 @@ extension PredicateTranslationScope {
                 throw unsupported(node, "\(model.description) can only be compared with a PersistentIdentifier or nil")
             }
             guard let row = identity.rowID(of: identifier) else { return "FALSE" }
-            return "(\(key) IS NOT DISTINCT FROM \(SQLFragment.argument(row.databaseValue)))"
+            return "(\(key) IS NOT DISTINCT FROM \(SQLFragment.argument(.integer(row))))"
         case .sql, .collection:
             throw unsupported(
                 node,
@@ -184,7 +183,7 @@ extension PredicateTranslationScope {
             if (element as? any OptionalProtocol).map({ $0.wrappedValue == nil }) == true {
                 containsNil = true
             } else if let identifier = Self.identifier(in: element) {
-                if let row = identity.rowID(of: identifier) { rows.append(.argument(row.databaseValue)) }
+                if let row = identity.rowID(of: identifier) { rows.append(.argument(.integer(row))) }
             } else {
                 throw unsupported(node, "\(model.description) can only be searched for among PersistentIdentifiers")
             }

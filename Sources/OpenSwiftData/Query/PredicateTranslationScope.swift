@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A `PredicateExpressions` node that can become SQL.
 ///
@@ -238,13 +237,13 @@ final class PredicateTranslationScope {
                     node,
                     "a value of type \(readableTypeName(expression.type)) cannot be stored in a column, so it cannot be compared in SQL")
             }
-            let databaseValue: DatabaseValue
+            let stored: StoredValue
             do {
-                databaseValue = try codec.encode(value).databaseValue
+                stored = try codec.encode(value)
             } catch {
                 throw unsupported(node, "the value \(value) could not be encoded: \(error)")
             }
-            return databaseValue.isNull ? "NULL" : .argument(databaseValue, storage: codec.storage)
+            return stored == .null ? "NULL" : .argument(stored, storage: codec.storage)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Whether a `RawRepresentable` type's `<` is the order SQLite gives its stored raw values.
 ///
@@ -15,7 +14,7 @@ enum RawValueOrdering {
               let codec = ValueCodec.forType(V.self)
         else { return nil }
         let cases = allCases(of: iterable).compactMap { $0 as? V }
-        let stored = cases.map { try? codec.encode($0).databaseValue }
+        let stored = cases.map { try? codec.encode($0) }
         for i in cases.indices {
             for j in cases.indices where i != j {
                 guard let a = stored[i], let b = stored[j], let sqlOrder = sqliteOrders(a, before: b) else {
@@ -33,13 +32,13 @@ enum RawValueOrdering {
 
     /// Whether SQLite's default (BINARY) ordering puts `a` before `b`; nil for values of
     /// different storage classes, which raw values of one type never are.
-    static func sqliteOrders(_ a: DatabaseValue, before b: DatabaseValue) -> Bool? {
-        switch (a.storage, b.storage) {
-        case (.int64(let x), .int64(let y)): x < y
-        case (.double(let x), .double(let y)): x < y
-        case (.int64(let x), .double(let y)): Double(x) < y
-        case (.double(let x), .int64(let y)): x < Double(y)
-        case (.string(let x), .string(let y)): x.utf8.lexicographicallyPrecedes(y.utf8)
+    static func sqliteOrders(_ a: StoredValue, before b: StoredValue) -> Bool? {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): x < y
+        case (.real(let x), .real(let y)): x < y
+        case (.integer(let x), .real(let y)): Double(x) < y
+        case (.real(let x), .integer(let y)): x < Double(y)
+        case (.text(let x), .text(let y)): x.utf8.lexicographicallyPrecedes(y.utf8)
         case (.blob(let x), .blob(let y)): x.lexicographicallyPrecedes(y)
         default: nil
         }

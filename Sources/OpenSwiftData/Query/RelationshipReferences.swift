@@ -1,6 +1,5 @@
-import GRDB
 
-/// Hands out the table aliases of one query's subqueries: `"$t1"`, `"$t2"`, … A `$` cannot
+/// Hands out the table aliases of one query's subqueries: `$t1`, `$t2`, … A `$` cannot
 /// appear in a Swift type name, so an alias never hides an entity's table.
 final class SQLAliases {
     private var count = 0
@@ -8,7 +7,7 @@ final class SQLAliases {
 
     func next() -> String {
         count += 1
-        return "$t\(count)".quotedDatabaseIdentifier
+        return "$t\(count)"
     }
 
     /// A number identifying one ``ModelReference`` of the query.
@@ -26,7 +25,7 @@ struct ModelReference {
         /// over a to-many relationship.
         case current
         /// The row whose primary key `key` gives, read through a subquery naming the table
-        /// `alias`; no row (so `NULL` everywhere) when the key is `NULL` or names no row, as a
+        /// `table` (its name) `alias`; no row (so `NULL` everywhere) when the key is `NULL` or names no row, as a
         /// to-one relationship to a deleted row reads as `nil`.
         case lookup(key: SQLFragment, table: String, alias: String)
     }
@@ -75,8 +74,9 @@ struct ModelReference {
         case .current:
             value = expression
         case .lookup(let key, let table, let alias):
-            let primaryKey = "\(alias).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
-            value = "(SELECT \(expression) FROM \(raw: table) AS \(raw: alias) WHERE \(raw: primaryKey) = \(key))"
+            // The row's identity is qualified by `alias`, the name the subquery gives its table.
+            guard let primaryKey = identity?.primaryKey else { return "NULL" }
+            value = "(SELECT \(expression) FROM \(identifier: table) AS \(identifier: alias) WHERE \(primaryKey) = \(key))"
         }
         guard !presence.isEmpty else { return value }
         let missing = SQLFragment.joined(presence.map { "\($0) IS NULL" }, separator: " OR ")
@@ -85,7 +85,7 @@ struct ModelReference {
 
     /// The model's primary key, `NULL` when there is no model; nil when the rows are not models.
     var key: SQLFragment? {
-        identity.map { read(SQLFragment($0.primaryKey)) }
+        identity.map { read($0.primaryKey) }
     }
 
 }
@@ -108,21 +108,24 @@ struct CollectionReference {
     let description: String
 
     /// `SELECT selection FROM … WHERE <the owner's rows> AND <filters> AND <conditions>`.
-    func select(_ selection: String, where conditions: [SQLFragment] = []) -> SQLFragment {
-        let primaryKey = "\(elementAlias).\(TableLayout.primaryKeyColumn.quotedDatabaseIdentifier)"
-        var from: String
-        var link: SQLFragment
+    func select(_ selection: SQLFragment, where conditions: [SQLFragment] = []) -> SQLFragment {
+        // The element's identity is qualified by `elementAlias`.
+        let primaryKey = element.identity?.primaryKey ?? "NULL"
+        let from: SQLFragment
+        let link: SQLFragment
         switch relationship.storage {
         case .inverseForeignKey(let column), .foreignKey(let column):
-            from = "\(relationship.destinationTable) AS \(elementAlias)"
-            link = "\(raw: elementAlias).\(raw: column.quotedDatabaseIdentifier) = \(ownerKey)"
+            from = "\(identifier: relationship.destinationTable) AS \(identifier: elementAlias)"
+            link = "\(SQLFragment.column(column, of: elementAlias)) = \(ownerKey)"
         case .joinTable(let table, let ownColumn, let otherColumn):
-            let join = joinAlias ?? table.quotedDatabaseIdentifier
-            from = "\(table.quotedDatabaseIdentifier) AS \(join) JOIN \(relationship.destinationTable) AS \(elementAlias) "
-                + "ON \(primaryKey) = \(join).\(otherColumn.quotedDatabaseIdentifier)"
-            link = "\(raw: join).\(raw: ownColumn.quotedDatabaseIdentifier) = \(ownerKey)"
+            let join = joinAlias ?? table
+            from = """
+                \(identifier: table) AS \(identifier: join) JOIN \(identifier: relationship.destinationTable) AS \(identifier: elementAlias) \
+                ON \(primaryKey) = \(SQLFragment.column(otherColumn, of: join))
+                """
+            link = "\(SQLFragment.column(ownColumn, of: join)) = \(ownerKey)"
         }
         let all = [link] + filters + conditions
-        return "SELECT \(raw: selection) FROM \(raw: from) WHERE \(SQLFragment.joined(all, separator: " AND "))"
+        return "SELECT \(selection) FROM \(from) WHERE \(SQLFragment.joined(all, separator: " AND "))"
     }
 }

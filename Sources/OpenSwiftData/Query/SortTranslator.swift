@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
 
-/// Turns `SortDescriptor`s into an SQLite `ORDER BY` list that orders rows exactly as
+/// Turns `SortDescriptor`s into an `ORDER BY` list that orders rows exactly as
 /// `models.sorted(using: descriptors)` orders the models in memory, or throws
 /// `SwiftDataError.unsupportedSortDescriptor` naming the key path; the DocC article
 /// Predicates ("Sorting") says what sorts how.
@@ -10,14 +9,14 @@ import GRDB
 enum SortTranslator {
     /// An ORDER BY list (without the keywords) for the descriptors, or
     /// `SwiftDataError.unsupportedSortDescriptor.explaining(...)` naming the key path.
-    static func sql<T>(for sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> String {
+    static func sql<T>(for sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> SQLFragment {
         try translation(of: sortDescriptors, columns: columns).orderBy
     }
 
     /// The descriptors' translation.
     struct Translation {
         /// The ORDER BY list, without the keywords.
-        let orderBy: String
+        let orderBy: SQLFragment
         /// The entities whose tables the list reads besides the fetched one, through to-one
         /// relationships.
         let relatedEntities: Set<String>
@@ -25,13 +24,13 @@ enum SortTranslator {
 
     /// The ORDER BY list for the descriptors and the tables it reads.
     static func translation<T>(of sortDescriptors: [SortDescriptor<T>], columns: some ColumnResolving) throws -> Translation {
-        var terms: [String] = []
+        var terms: [SQLFragment] = []
         var related: Set<String> = []
         let aliases = SQLAliases()
         for descriptor in sortDescriptors {
             terms.append(contentsOf: try self.terms(for: descriptor, columns: columns, aliases: aliases, related: &related))
         }
-        return Translation(orderBy: terms.joined(separator: ", "), relatedEntities: related)
+        return Translation(orderBy: SQLFragment.joined(terms, separator: ", "), relatedEntities: related)
     }
 
     /// How a string column is ordered.
@@ -42,12 +41,12 @@ enum SortTranslator {
         case localizedStandard
         case localized
 
-        var collation: String {
+        var collation: SQLCollation {
             switch self {
-            case .comparable: QueryFunctions.stringOrderCollation
-            case .lexical: QueryFunctions.lexicalCollation
-            case .localizedStandard: QueryFunctions.localizedStandardCollation
-            case .localized: QueryFunctions.localizedCollation
+            case .comparable: .stringOrder
+            case .lexical: .lexical
+            case .localizedStandard: .localizedStandard
+            case .localized: .localized
             }
         }
     }
@@ -55,7 +54,7 @@ enum SortTranslator {
     private static func terms<T>(
         for descriptor: SortDescriptor<T>, columns: some ColumnResolving, aliases: SQLAliases,
         related: inout Set<String>
-    ) throws -> [String] {
+    ) throws -> [SQLFragment] {
         guard let keyPath = descriptor.keyPath else {
             throw SwiftDataError.unsupportedSortDescriptor.explaining(
                 "a SortDescriptor<\(readableTypeName(T.self))> without a key path cannot be sorted by in SQL")
@@ -63,7 +62,7 @@ enum SortTranslator {
         // A model's identifier: within one fetch every row is of one entity and one store, so
         // identifiers order as their rows' keys do.
         if columns.column(for: keyPath) == nil, let identity = columns.rowIdentity, identity.isIdentifier(keyPath) {
-            return ["\(identity.primaryKey) \(descriptor.order == .forward ? "ASC" : "DESC")"]
+            return ["\(identity.primaryKey) \(ascending: descriptor.order == .forward)"]
         }
         guard let column = try columns.column(for: keyPath)
             ?? relatedColumn(keyPath, columns: columns, aliases: aliases, related: &related)
@@ -110,14 +109,14 @@ enum SortTranslator {
             let destination = relationship.destination(alias)
             model = ModelReference(
                 columns: destination, identity: destination.rowIdentity,
-                access: .lookup(key: model.read(SQLFragment(keyColumn)), table: relationship.destinationTable, alias: alias),
+                access: .lookup(key: model.read(keyColumn), table: relationship.destinationTable, alias: alias),
                 description: relationship.name, number: aliases.nextReference(), reachedFrom: model)
         }
         guard let last = chain.last, let column = model.columns.column(for: last) else { return nil }
-        let read = model.read(SQLFragment(column.sql))
+        let read = model.read(column.sql)
         // Names only: ORDER BY has no arguments.
-        guard read.arguments.isEmpty else { return nil }
-        return ResolvedColumn(sql: read.sql, codec: column.codec, name: column.name)
+        guard read.hasNoArguments else { return nil }
+        return ResolvedColumn(sql: read, codec: column.codec, name: column.name)
     }
 
     /// The `ORDER BY` terms for one column.
@@ -128,8 +127,8 @@ enum SortTranslator {
     static func terms(
         column: ResolvedColumn, valueType: Any.Type, stringOrdering: StringOrdering?, order: SortOrder,
         keyPathDescription: @autoclosure () -> String
-    ) throws -> [String] {
-        let direction = order == .forward ? "ASC" : "DESC"
+    ) throws -> [SQLFragment] {
+        let ascending = order == .forward
         let kind = SQLValueKind(valueType)
         func unsupported(_ reason: String) -> SwiftDataError {
             SwiftDataError.unsupportedSortDescriptor.explaining(
@@ -146,9 +145,9 @@ enum SortTranslator {
         }
         switch kind.storage {
         case .integer, .real, .float, .blob, .decimal:
-            return ["\(column.sql) \(direction)"]
+            return ["\(column.sql) \(ascending: ascending)"]
         case .unsignedBitPattern:
-            return ["(\(column.sql) < 0) \(direction)", "\(column.sql) \(direction)"]
+            return ["(\(column.sql) < 0) \(ascending: ascending)", "\(column.sql) \(ascending: ascending)"]
         case .text:
             guard kind.isString || kind.isRawRepresentable else {
                 throw unsupported("values of this type are not ordered by their text")
@@ -157,7 +156,7 @@ enum SortTranslator {
             if kind.isRawRepresentable && ordering != .comparable {
                 throw unsupported("a string comparator only applies to String values")
             }
-            return ["\(column.sql) COLLATE \(ordering.collation) \(direction)"]
+            return ["\(column.sql) COLLATE \(collation: ordering.collation) \(ascending: ascending)"]
         case .boolean:
             throw unsupported("Bool is not Comparable")
         case .json:

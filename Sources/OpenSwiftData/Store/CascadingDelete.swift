@@ -31,7 +31,7 @@ struct CascadingDelete {
     @discardableResult
     mutating func run(from table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool = false) throws -> [(entity: String, rows: [Int64])] {
         if let condition {
-            let selected = "SELECT \(Self.key) FROM \(table.tableName) WHERE \(condition.sql)"
+            let selected = "SELECT \(Self.key) FROM \(table.tableName) WHERE \(condition.sqlite)"
             guard try mark(table.entity.name, selected, arguments: condition.statementArguments) else { return [] }
         } else {
             try markAll(table.entity.name)

@@ -2,9 +2,9 @@
 /// whichever database holds it. ``SQLiteStore`` is the first; the PostgreSQL store is another
 /// package's.
 ///
-/// Everything crosses it as model values, table layouts and the Query layer's SQL, which a
-/// store runs in its own dialect: `?` placeholders in order, and OpenSwiftData's SQL functions
-/// and collations only where ``canRun(_:)`` says so (the context answers in memory what
+/// Everything crosses it as model values, table layouts and the Query layer's SQL fragments,
+/// which a store renders in its own dialect (``SQLDialect``): it runs the functions and
+/// collations the fragments call only where ``canRun(_:)`` says so (the context answers in memory what
 /// would need them elsewhere). Every save is one transaction.
 package protocol ModelStore: AnyObject, Sendable {
     /// The identifier recorded in the store, part of every identifier of its models.
@@ -24,7 +24,7 @@ package protocol ModelStore: AnyObject, Sendable {
     var executedQueryCount: Int { get }
     /// Whether the store's database can run `sql`, a condition or order of the Query layer:
     /// `false` when it calls a function or collation the database lacks.
-    func canRun(_ sql: String) -> Bool
+    func canRun(_ sql: SQLFragment) -> Bool
     /// The layouts reading rows as other classes of an entity's name.
     var otherClassTables: OtherClassTables { get }
 
@@ -65,7 +65,7 @@ package protocol ModelStore: AnyObject, Sendable {
     /// The history transactions `condition` selects, in one read; `check` sees where the
     /// history was pruned through first, and may throw.
     func readHistory(
-        where condition: SQLFragment?, orderBy: String?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
+        where condition: SQLFragment?, orderBy: SQLFragment?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
     ) throws -> [StoreHistory.Transaction]
     /// Deletes the history transactions `condition` selects.
     func deleteHistory(where condition: SQLFragment?) throws

@@ -6,11 +6,11 @@ package struct RowSelection {
     /// The SQL condition rows must meet; `nil` for every row.
     package var condition: SQLFragment?
     /// The SQL `ORDER BY` terms; rows come in key order after them (and without them).
-    package var orderBy: String?
+    package var orderBy: SQLFragment?
     package var limit: Int?
     package var offset: Int?
 
-    package init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: String? = nil, limit: Int? = nil, offset: Int? = nil) {
+    package init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: SQLFragment? = nil, limit: Int? = nil, offset: Int? = nil) {
         self.table = table
         self.condition = condition
         self.orderBy = orderBy
@@ -24,13 +24,13 @@ package struct RowSelection {
         var sql = "SELECT \(columns) FROM \(table.tableName)"
         var arguments: [DatabaseValue] = []
         if let condition {
-            sql += " WHERE \(condition.sql)"
-            arguments += condition.arguments
+            sql += " WHERE \(condition.sqlite)"
+            arguments += condition.databaseValues
         }
         if ordered {
             // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
             let key = table.qualifiedKeyColumn
-            sql += " ORDER BY " + (orderBy.map { "\($0), \(key)" } ?? key)
+            sql += " ORDER BY " + (orderBy.map { "\($0.sqlite), \(key)" } ?? key)
         }
         if limit != nil || offset != nil {
             sql += " LIMIT ? OFFSET ?"

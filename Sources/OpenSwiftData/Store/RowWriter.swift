@@ -93,8 +93,8 @@ struct RowWriter {
     /// relationship involves: no key or join row is touched (``CascadingDelete`` is the delete
     /// that applies delete rules). Returns the deleted rows' keys when asked.
     func deleteRows(of table: TableLayout, where condition: SQLFragment?, reportingKeys: Bool) throws -> [Int64] {
-        var sql = "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sql)" } ?? "")
-        let arguments = StatementArguments(condition?.arguments ?? [])
+        var sql = "DELETE FROM \(table.tableName)" + (condition.map { " WHERE \($0.sqlite)" } ?? "")
+        let arguments = condition?.statementArguments ?? []
         guard reportingKeys else {
             try db.execute(sql: sql, arguments: arguments)
             return []

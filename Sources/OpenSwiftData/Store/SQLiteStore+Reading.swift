@@ -55,9 +55,7 @@ extension SQLiteStore {
 
     /// The condition that the key of a row of `table` is in `range`.
     static func keys(of table: TableLayout, in range: ClosedRange<Int64>) -> SQLFragment {
-        SQLFragment(
-            sql: "\(table.qualifiedKeyColumn) BETWEEN ? AND ?",
-            arguments: [range.lowerBound.databaseValue, range.upperBound.databaseValue])
+        "\(table.keyColumn) BETWEEN \(SQLFragment.argument(.integer(range.lowerBound))) AND \(SQLFragment.argument(.integer(range.upperBound)))"
     }
 
     /// The value of an `.externalStorage` attribute of one row.

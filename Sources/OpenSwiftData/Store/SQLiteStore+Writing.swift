@@ -23,7 +23,7 @@ extension SQLiteStore {
                     // In a migration every deleted row must reach the update hook that counts it
                     // for the report, which SQLite's truncate optimization of a DELETE without
                     // WHERE skips.
-                    let condition = batch.condition ?? (isMigrating ? SQLFragment(sql: "1", arguments: []) : nil)
+                    let condition = batch.condition ?? (isMigrating ? SQLFragment("1") : nil)
                     switch batch.kind {
                     case .oneStatement(let reportingKeys):
                         // The keys come back for the history too.

@@ -22,7 +22,7 @@ final class SQLiteStore: ModelStore {
     let tables: [String: TableLayout]
     let otherClassTables = OtherClassTables()
     /// Every connection has OpenSwiftData's SQL functions and collations (``QueryFunctions``).
-    func canRun(_ sql: String) -> Bool { true }
+    func canRun(_ sql: SQLFragment) -> Bool { true }
 
     /// Readers run side by side (WAL); writes take turns on one connection.
     var concurrentUses: Int { 4 }
@@ -134,7 +134,7 @@ final class SQLiteStore: ModelStore {
         var configuration = defensive()
         configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
-            QueryFunctions.install(in: db)
+            SQLiteFunctions.install(in: db)
             if Self.countsQueries.load(ordering: .relaxed) {
                 db.trace(options: .statement) { event in
                     if case .statement(let statement) = event, statement.sql.hasPrefix("SELECT") {

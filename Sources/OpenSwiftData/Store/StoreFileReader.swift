@@ -23,7 +23,7 @@ enum StoreFileReader {
     static func persistentHistory(_ url: URL, since: Int64?) throws -> [StoreHistory.Transaction] {
         try withReader(url) { db in
             _ = try requiredMetadata(db, url)
-            let condition = since.map { SQLFragment(sql: "\"id\" > ?", arguments: [$0.databaseValue]) }
+            let condition = since.map { "\(identifier: "id") > \(SQLFragment.argument(.integer($0)))" as SQLFragment }
             return try StoreHistory.read(where: condition, orderBy: nil, limit: nil, in: db)
         }
     }

@@ -52,7 +52,12 @@ package final class TableLayout: @unchecked Sendable {
 
     /// The condition that a row's key is one of `rowIDs`.
     package func keyIsOne(of rowIDs: [Int64]) -> SQLFragment {
-        SQLFragment(sql: "\(qualifiedKeyColumn) IN (\(Self.placeholders(rowIDs.count)))", arguments: rowIDs.map(\.databaseValue))
+        "\(keyColumn) IN (\(SQLFragment.list(rowIDs.map { .integer($0) })))"
+    }
+
+    /// The key column, qualified with the table's name, as every store's queries name it.
+    package var keyColumn: SQLFragment {
+        .column(Self.primaryKeyColumn, of: storedName)
     }
 
     /// The key column, qualified with the table's name for queries that join other tables.
@@ -91,8 +96,8 @@ package final class TableLayout: @unchecked Sendable {
         guard let names = hierarchyEntities else { return nil }
         let classes = exactly ? [entity.name] : names
         guard classes.count < names.count || entity.superentity != nil else { return nil }
-        let column = "\(qualifier ?? tableName).\(Self.entityColumn.quotedDatabaseIdentifier)"
-        return SQLFragment(sql: "\(column) IN (\(Self.placeholders(classes.count)))", arguments: classes.map(\.databaseValue))
+        let column = SQLFragment.column(Self.entityColumn, of: qualifier ?? storedName)
+        return "\(column) IN (\(SQLFragment.list(classes.map { .text($0) })))"
     }
 
     /// - Parameters:
@@ -128,7 +133,8 @@ package final class TableLayout: @unchecked Sendable {
         }
         foreignKeys = relationships.filter(\.isToOne)
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        tableName = (storedName ?? root.name).quotedDatabaseIdentifier
+        self.storedName = storedName ?? root.name
+        tableName = self.storedName.quotedDatabaseIdentifier
         let table = tableName
         if let hierarchy {
             // Every class of a hierarchy selects the table's columns alike, so one query reads
@@ -171,6 +177,8 @@ package final class TableLayout: @unchecked Sendable {
 
     /// The quoted table name: the entity's, or for a class of a hierarchy its root's.
     package let tableName: String
+    /// The table's name, unquoted: what queries name it by in every store's dialect.
+    package let storedName: String
     /// The names of the columns every fetch selects, in order: `_pk`, the attributes, the
     /// to-one relationships' keys; for a class of a hierarchy, `_pk`, `_entity` and every
     /// column of the hierarchy's table, alike for all its classes.

@@ -1,52 +1,72 @@
-import GRDB
-
-/// A piece of SQL with its bound arguments, never spliced values.
+/// A piece of SQL as parts every store renders in its own dialect: text all of them read alike,
+/// names, bound values, and the functions, collations and orderings that differ per database.
 ///
-/// Every `?` in `sql` has one element of `arguments`, in the order the placeholders appear, so
-/// fragments compose by concatenation: the arguments of the pieces are appended in the order
-/// their text is. String interpolation does the bookkeeping:
+/// Values are bound, never spliced, and names are never hidden in text: a store renders each
+/// name, placeholder, function and ordering itself (``SQLDialect``), so no SQL is re-read to
+/// change dialects. Fragments compose by concatenation, and string interpolation does it:
 ///
 /// ```swift
-/// let title: SQLFragment = #""title""#
-/// let needle = SQLFragment("?", ["Toy".databaseValue])
-/// let fragment: SQLFragment = "instr(\(title), \(needle)) > 0"
-/// // fragment.sql == #"instr("title", ?) > 0"#, fragment.arguments == ["Toy"]
+/// let title: SQLFragment = "\(identifier: "Film").\(identifier: "title")"
+/// let fragment: SQLFragment = "\(function: .containsCharacters)(\(title), \(SQLFragment.argument(.text("Toy"))))"
+/// // SQLite: osd_contains("Film"."title", ?) with the argument "Toy"
 /// ```
 package struct SQLFragment: Hashable, Sendable {
-    package var sql: String
-    package var arguments: [DatabaseValue]
-    /// For each argument, how the column it is compared with stores values, when a column's
-    /// codec encoded it: a database with typed columns binds it as that type (a `Bool` as a
-    /// boolean, not the integer SQLite keeps). `nil` for an argument of no column's type.
-    package var argumentStorage: [StorageType?]
-
-    init(sql: String, arguments: [DatabaseValue] = []) {
-        self.sql = sql
-        self.arguments = arguments
-        argumentStorage = Array(repeating: nil, count: arguments.count)
+    package enum Part: Hashable, Sendable {
+        /// SQL every store reads alike: keywords, operators, literals.
+        case text(String)
+        /// A table, column or alias name, which the store quotes (and shortens where its names
+        /// are limited).
+        case identifier(String)
+        /// A bound value, with how the column it is compared with stores values when a column's
+        /// codec encoded it (a store with typed columns binds it as that type).
+        case argument(StoredValue, storage: StorageType?)
+        /// An operation each store computes its own way.
+        case function(SQLFunction)
+        /// A string ordering each store implements its own way.
+        case collation(SQLCollation)
+        /// `ASC` or `DESC`, with `nil` ordered first as Swift orders it.
+        case order(ascending: Bool)
     }
 
-    init(_ sql: String, _ arguments: [DatabaseValue] = []) {
-        self.init(sql: sql, arguments: arguments)
+    package private(set) var parts: [Part]
+
+    init(parts: [Part]) {
+        self.parts = parts
     }
 
-    /// A single `?` placeholder bound to `value`.
-    static func argument(_ value: DatabaseValue, storage: StorageType? = nil) -> SQLFragment {
-        var fragment = SQLFragment("?", [value])
-        fragment.argumentStorage = [storage]
-        return fragment
+    /// Text every store reads alike, with no names, values or functions in it.
+    init(_ text: String) {
+        parts = text.isEmpty ? [] : [.text(text)]
+    }
+
+    /// A single placeholder bound to `value`.
+    package static func argument(_ value: StoredValue, storage: StorageType? = nil) -> SQLFragment {
+        SQLFragment(parts: [.argument(value, storage: storage)])
+    }
+
+    /// A name, quoted as the store quotes names.
+    package static func identifier(_ name: String) -> SQLFragment {
+        SQLFragment(parts: [.identifier(name)])
+    }
+
+    /// `table.column`.
+    package static func column(_ column: String, of table: String) -> SQLFragment {
+        SQLFragment(parts: [.identifier(table), .text("."), .identifier(column)])
     }
 
     /// The fragments separated by `separator`, arguments kept in order.
     static func joined(_ fragments: [SQLFragment], separator: String) -> SQLFragment {
-        var result = SQLFragment("")
+        var result = SQLFragment(parts: [])
         for (index, fragment) in fragments.enumerated() {
-            if index > 0 { result.sql += separator }
-            result.sql += fragment.sql
-            result.arguments += fragment.arguments
-            result.argumentStorage += fragment.argumentStorage
+            if index > 0 { result.parts.append(.text(separator)) }
+            result.parts += fragment.parts
         }
         return result
+    }
+
+    /// `a, b, …`: the values as placeholders, for an `IN` list.
+    package static func list(_ values: [StoredValue]) -> SQLFragment {
+        joined(values.map { argument($0) }, separator: ", ")
     }
 
     /// A condition every one of `conditions` holds for; `nil` (no condition) when none is given.
@@ -63,14 +83,19 @@ package struct SQLFragment: Hashable, Sendable {
         return "NOT coalesce((\(condition)), FALSE)"
     }
 
-    /// The arguments as stored values, for a database other than SQLite.
-    package var storedArguments: [StoredValue] {
-        arguments.map(StoredValue.init)
+    /// The bound values, in the order their placeholders appear.
+    package var arguments: [StoredValue] {
+        parts.compactMap { if case .argument(let value, _) = $0 { value } else { nil } }
     }
 
-    /// GRDB's form of `arguments`, for running the fragment.
-    var statementArguments: StatementArguments {
-        StatementArguments(arguments)
+    /// Whether the fragment binds no value.
+    package var hasNoArguments: Bool {
+        !parts.contains { if case .argument = $0 { true } else { false } }
+    }
+
+    /// Appends `other`'s parts.
+    package mutating func append(_ other: SQLFragment) {
+        parts += other.parts
     }
 }
 
@@ -83,29 +108,54 @@ extension SQLFragment: ExpressibleByStringInterpolation {
         self = stringInterpolation.fragment
     }
 
-    /// Literal text is SQL; an interpolated ``SQLFragment`` brings its arguments along.
+    /// Literal text is SQL every store reads alike; an interpolated ``SQLFragment`` brings its
+    /// parts along; names, functions, collations and orderings are interpolated as such.
     package struct Interpolation: StringInterpolationProtocol {
-        var fragment = SQLFragment("")
+        var fragment = SQLFragment(parts: [])
 
         package init(literalCapacity: Int, interpolationCount: Int) {
-            fragment.sql.reserveCapacity(literalCapacity)
+            fragment.parts.reserveCapacity(interpolationCount * 2 + 1)
         }
 
         package mutating func appendLiteral(_ literal: String) {
-            fragment.sql += literal
+            guard !literal.isEmpty else { return }
+            fragment.parts.append(.text(literal))
         }
 
         package mutating func appendInterpolation(_ other: SQLFragment) {
-            fragment.sql += other.sql
-            fragment.arguments += other.arguments
-            fragment.argumentStorage += other.argumentStorage
+            fragment.parts += other.parts
+        }
+
+        /// Text spliced as SQL as it is: only for keywords and operators this module defines,
+        /// never for names or values.
+        package mutating func appendInterpolation(raw text: String) {
+            appendLiteral(text)
+        }
+
+        package mutating func appendInterpolation(identifier name: String) {
+            fragment.parts.append(.identifier(name))
+        }
+
+        package mutating func appendInterpolation(function: SQLFunction) {
+            fragment.parts.append(.function(function))
+        }
+
+        package mutating func appendInterpolation(collation: SQLCollation) {
+            fragment.parts.append(.collation(collation))
+        }
+
+        package mutating func appendInterpolation(ascending: Bool) {
+            fragment.parts.append(.order(ascending: ascending))
         }
     }
 }
 
 extension SQLFragment: CustomStringConvertible {
-    /// The SQL followed by its arguments, for error messages and debugging.
+    /// The SQL with its names quoted, `?` placeholders and the functions' own names,
+    /// followed by its arguments: for error messages and debugging.
     package var description: String {
-        arguments.isEmpty ? sql : "\(sql) with arguments \(arguments)"
+        let sql = rendered(in: ReadableSQL()) ?? ""
+        let arguments = self.arguments
+        return arguments.isEmpty ? sql : "\(sql) with arguments \(arguments)"
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
     @Test func theSQLIsThePartsJoined() throws {
         let fragment = try PredicateTranslator.sql(for: CompoundPredicate.and([recent, scored]), columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"(("year" >= ?) AND ("score" > ?))"#)
+        #expect(fragment.sqlite == #"(("year" >= ?) AND ("score" > ?))"#)
     }
 
     @Test func aContextFetchesWithACompoundPredicateFromTheStoreAndFromUnsavedModels() throws {

@@ -69,7 +69,7 @@ import Testing
     @Test func constantsAreFoldedInSwift() throws {
         let fragment = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.year > 1000 + 995 }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"("year" > ?)"#)
-        #expect(fragment.arguments == [1995.databaseValue])
+        #expect(fragment.sqlite == #"("year" > ?)"#)
+        #expect(fragment.databaseValues == [1995.databaseValue])
     }
 }

@@ -26,7 +26,7 @@ import Testing
         try expectSameSelection(#Predicate<QuerySample> { none.contains($0.year) }, discriminating: false)
         try expectSameSelection(#Predicate<QuerySample> { !none.contains($0.year) }, discriminating: false)
         let fragment = try PredicateTranslator.sql(for: #Predicate<QuerySample> { none.contains($0.year) }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == "FALSE")
+        #expect(fragment.sqlite == "FALSE")
     }
 
     @Test func optionalMembersAndNilElements() throws {

@@ -12,7 +12,7 @@ import Testing
         try expectSameSelection(predicate)
         #expect(try QueryFixtures.samples.filter { try predicate.evaluate($0) }.map(\.id) == [1, 2, 3, 19, 20, 24])
         let fragment = try PredicateTranslator.sql(for: predicate, columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"osd_localized_standard_contains("title", ?)"#)
+        #expect(fragment.sqlite == #"osd_localized_standard_contains("title", ?)"#)
     }
 
     @Test func localizedStandardContainsIgnoresCaseAndDiacritics() throws {

@@ -36,7 +36,7 @@ import Testing
         try expectSameSelection(#Predicate<QuerySample> { enabled || $0.flag })
         try expectSameSelection(#Predicate<QuerySample> { $0.flag || enabled })
         let fragment = try PredicateTranslator.sql(for: #Predicate<QuerySample> { _ in true }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == "TRUE")
+        #expect(fragment.sqlite == "TRUE")
     }
 
     @Test func ternaryAndIfElse() throws {
@@ -60,7 +60,7 @@ import Testing
     @Test func translatesToReadableSQL() throws {
         let fragment = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.year > 1995 && $0.title.contains("Toy") }, columns: QueryFixtures.columns)
-        #expect(fragment.sql == #"(("year" > ?) AND osd_contains("title", ?))"#)
-        #expect(fragment.arguments == [1995.databaseValue, "Toy".databaseValue])
+        #expect(fragment.sqlite == #"(("year" > ?) AND osd_contains("title", ?))"#)
+        #expect(fragment.databaseValues == [1995.databaseValue, "Toy".databaseValue])
     }
 }

@@ -58,13 +58,13 @@ import Testing
         let text = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.title.starts(with: "a*b?c[d]") && $0.title.contains("%_") },
             columns: QueryFixtures.columns)
-        #expect(text.sql == #"(osd_starts_with("title", ?) AND osd_contains("title", ?))"#)
-        #expect(text.arguments == ["a*b?c[d]".databaseValue, "%_".databaseValue])
+        #expect(text.sqlite == #"(osd_starts_with("title", ?) AND osd_contains("title", ?))"#)
+        #expect(text.databaseValues == ["a*b?c[d]".databaseValue, "%_".databaseValue])
         let bytes = Data([1, 2])
         let data = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.data.starts(with: bytes) || $0.data.contains(bytes) },
             columns: QueryFixtures.columns)
-        #expect(data.sql == #"((substr("data", 1, length(?)) = ?) OR (instr("data", ?) > 0))"#)
+        #expect(data.sqlite == #"((substr("data", 1, length(?)) = ?) OR (instr("data", ?) > 0))"#)
     }
 
     /// Text in other normalization forms and clusters that bytes split: `contains` and

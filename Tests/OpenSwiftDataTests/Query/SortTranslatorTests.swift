@@ -28,7 +28,7 @@ import Testing
         try expectSameOrder([SortDescriptor(\.uint64, order: .reverse)])
         try expectSameOrder([SortDescriptor(\.uint)])
         let orderBy = try SortTranslator.sql(for: [SortDescriptor(\QuerySample.uint64)], columns: QueryFixtures.columns)
-        #expect(orderBy == #"("uint64" < 0) ASC, "uint64" ASC"#)
+        #expect(orderBy.sqlite == #"("uint64" < 0) ASC, "uint64" ASC"#)
     }
 
     @Test func datesAndUUIDs() throws {
@@ -61,7 +61,7 @@ import Testing
         try expectSameOrder([SortDescriptor(\.title, order: .reverse)])
         try expectSameOrder([SortDescriptor(\.notes)])
         let orderBy = try SortTranslator.sql(for: [SortDescriptor(\QuerySample.title)], columns: QueryFixtures.columns)
-        #expect(orderBy == #""title" COLLATE osd_string_order ASC"#)
+        #expect(orderBy.sqlite == #""title" COLLATE osd_string_order ASC"#)
     }
 
     @Test func stringsWithTheLexicalComparator() throws {
@@ -71,7 +71,7 @@ import Testing
         try expectSameOrder([SortDescriptor(\.notes, comparator: .lexical, order: .reverse)])
         let orderBy = try SortTranslator.sql(
             for: [SortDescriptor(\QuerySample.title, comparator: .lexical, order: .reverse)], columns: QueryFixtures.columns)
-        #expect(orderBy == #""title" COLLATE osd_lexical DESC"#)
+        #expect(orderBy.sqlite == #""title" COLLATE osd_lexical DESC"#)
     }
 
     @Test func enumsByRawValue() throws {
@@ -85,7 +85,7 @@ import Testing
         try expectSameOrder([SortDescriptor(\.priority), SortDescriptor(\.score, order: .reverse), SortDescriptor(\.title)])
         try expectSameOrder([SortDescriptor(\.rating), SortDescriptor(\.notes, order: .reverse), SortDescriptor(\.year)])
         try expectSameOrder([SortDescriptor(\.title, comparator: .lexical), SortDescriptor(\.notes)])
-        #expect(try SortTranslator.sql(for: [SortDescriptor<QuerySample>](), columns: QueryFixtures.columns) == "")
+        #expect(try SortTranslator.sql(for: [SortDescriptor<QuerySample>](), columns: QueryFixtures.columns).sqlite == "")
     }
 
     /// The collations for Apple's `.localizedStandard` (the default comparator of `String` sort
@@ -98,7 +98,7 @@ import Testing
             column: column, valueType: String.self, stringOrdering: ordering, order: .forward,
             keyPathDescription: "\\QuerySample.title")
         let actual = try QueryFixtures.sharedDatabase.read { db in
-            try String.fetchAll(db, sql: "SELECT title FROM sample ORDER BY \(terms.joined(separator: ", ")), id")
+            try String.fetchAll(db, sql: "SELECT title FROM sample ORDER BY \(terms.map(\.sqlite).joined(separator: ", ")), id")
         }
         let compare: (String, String) -> ComparisonResult = ordering == .localizedStandard
             ? { $0.localizedStandardCompare($1) } : { $0.localizedCompare($1) }

@@ -110,7 +110,7 @@ struct QuerySampleColumns: ColumnResolving {
     }
 
     func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
-        Self.entries.first { $0.keyPath == keyPath }.map { ResolvedColumn(sql: "\"\($0.name)\"", codec: $0.codec) }
+        Self.entries.first { $0.keyPath == keyPath }.map { ResolvedColumn(sql: .identifier($0.name), codec: $0.codec) }
     }
 }
 
@@ -255,7 +255,7 @@ enum QueryFixtures {
     /// A real SQLite database holding `samples`, with the query functions installed.
     static func database(_ samples: [QuerySample] = samples) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in QueryFunctions.install(in: db) }
+        configuration.prepareDatabase { db in SQLiteFunctions.install(in: db) }
         let queue = try DatabaseQueue(configuration: configuration)
         try queue.write { db in
             let definitions = QuerySampleColumns.entries.map { entry in
@@ -285,7 +285,7 @@ enum QueryFixtures {
         let fragment = try PredicateTranslator.sql(for: predicate, columns: columns)
         let ids = try database.read { db in
             try Int.fetchAll(
-                db, sql: "SELECT id FROM sample WHERE \(fragment.sql) ORDER BY id",
+                db, sql: "SELECT id FROM sample WHERE \(fragment.sqlite) ORDER BY id",
                 arguments: fragment.statementArguments)
         }
         return (ids, fragment)
@@ -326,7 +326,7 @@ func expectSameOrder(
     let orderBy = try SortTranslator.sql(for: descriptors, columns: QueryFixtures.columns)
     let database = samples == nil ? QueryFixtures.sharedDatabase : try QueryFixtures.database(rows)
     let actual = try database.read { db in
-        try Int.fetchAll(db, sql: "SELECT id FROM sample ORDER BY \(orderBy), id")
+        try Int.fetchAll(db, sql: "SELECT id FROM sample ORDER BY \(orderBy.sqlite), id")
     }
     #expect(actual == expected, "ORDER BY \(orderBy)", sourceLocation: sourceLocation)
 }
@@ -365,7 +365,7 @@ func unsupportedExplanation(of body: () throws -> Void) -> String? {
         let predicate = #Predicate<QuerySample> { $0.year > 2000 }
         let fragment = try PredicateTranslator.sql(for: predicate, columns: Wrong())
         let ids = try QueryFixtures.sharedDatabase.read { db in
-            try Int.fetchAll(db, sql: "SELECT id FROM sample WHERE \(fragment.sql) ORDER BY id", arguments: fragment.statementArguments)
+            try Int.fetchAll(db, sql: "SELECT id FROM sample WHERE \(fragment.sqlite) ORDER BY id", arguments: fragment.statementArguments)
         }
         #expect(ids != (try QueryFixtures.samples.filter { try predicate.evaluate($0) }.map(\.id)))
     }
@@ -374,7 +374,7 @@ func unsupportedExplanation(of body: () throws -> Void) -> String? {
         let title = "Robert'); DROP TABLE sample; --"
         let fragment = try PredicateTranslator.sql(
             for: #Predicate<QuerySample> { $0.title == title }, columns: QueryFixtures.columns)
-        #expect(!fragment.sql.contains("DROP"))
-        #expect(fragment.arguments == [title.databaseValue])
+        #expect(!fragment.sqlite.contains("DROP"))
+        #expect(fragment.databaseValues == [title.databaseValue])
     }
 }

@@ -60,7 +60,7 @@ extension ModelContext {
     /// what SQL cannot answer is an invalid request.
     private static func sql(
         of descriptor: HistoryDescriptor<DefaultHistoryTransaction>, columns: HistoryColumns, sorted: Bool
-    ) throws -> (condition: SQLFragment?, orderBy: String?) {
+    ) throws -> (condition: SQLFragment?, orderBy: SQLFragment?) {
         do {
             let condition = try descriptor.predicate.map { try PredicateTranslator.translation(of: $0, columns: columns).condition }
             let orderBy = !sorted || descriptor.sortBy.isEmpty ? nil : try SortTranslator.translation(of: descriptor.sortBy, columns: columns).orderBy

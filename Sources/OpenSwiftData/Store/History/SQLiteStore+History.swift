@@ -11,7 +11,7 @@ extension SQLiteStore {
     }
 
     func readHistory(
-        where condition: SQLFragment?, orderBy: String?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
+        where condition: SQLFragment?, orderBy: SQLFragment?, limit: Int?, checkingPrunedThrough check: (Int64) throws -> Void
     ) throws -> [StoreHistory.Transaction] {
         try read { db in
             try check(try StoreHistory.prunedThrough(in: db))

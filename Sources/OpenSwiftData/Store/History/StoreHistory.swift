@@ -33,14 +33,14 @@ package enum StoreHistory {
     enum Column: String {
         case id, timestamp, author, bundle, process
 
-        /// The quoted column name.
-        var sql: String { rawValue.quotedDatabaseIdentifier }
+        /// The column, as every store's queries name it.
+        var sql: SQLFragment { .identifier(rawValue) }
     }
 
     /// `text` as an SQL string constant: a value every transaction of a store shares (its
     /// identifier), for predicates that compare it.
-    static func constant(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    static func constant(_ text: String) -> SQLFragment {
+        SQLFragment("'" + text.replacingOccurrences(of: "'", with: "''") + "'")
     }
 
     /// The identifier of the change at `ordinal` in transaction `transaction`.
@@ -99,8 +99,8 @@ package enum StoreHistory {
     static func delete(where condition: SQLFragment?, in db: Database) throws -> Int {
         guard try db.tableExists(transactionsTable) else { return 0 }
         var sql = "SELECT \"id\" FROM \(transactionsTable.quotedDatabaseIdentifier)"
-        if let condition { sql += " WHERE \(condition.sql)" }
-        let ids = try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(condition?.arguments ?? []))
+        if let condition { sql += " WHERE \(condition.sqlite)" }
+        let ids = try Int64.fetchAll(db, sql: sql, arguments: condition?.statementArguments ?? [])
         guard let highest = ids.max() else { return 0 }
         for table in [tombstonesTable, changesTable] {
             try db.execute(
@@ -119,13 +119,13 @@ package enum StoreHistory {
 
     /// The transactions `condition` selects, in `orderBy`'s order (their numbers' otherwise),
     /// at most `limit`; with their changes.
-    static func read(where condition: SQLFragment?, orderBy: String?, limit: Int?, in db: Database) throws -> [Transaction] {
+    static func read(where condition: SQLFragment?, orderBy: SQLFragment?, limit: Int?, in db: Database) throws -> [Transaction] {
         guard try db.tableExists(transactionsTable) else { return [] }
         var sql = "SELECT \"id\", \"timestamp\", \"author\", \"bundle\", \"process\" FROM \(transactionsTable.quotedDatabaseIdentifier)"
-        if let condition { sql += " WHERE \(condition.sql)" }
-        sql += " ORDER BY \(orderBy.map { "\($0), " } ?? "")\"id\""
+        if let condition { sql += " WHERE \(condition.sqlite)" }
+        sql += " ORDER BY \(orderBy.map { "\($0.sqlite), " } ?? "")\"id\""
         if let limit { sql += " LIMIT \(limit)" }
-        var transactions = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(condition?.arguments ?? [])).map { row in
+        var transactions = try Row.fetchAll(db, sql: sql, arguments: condition?.statementArguments ?? []).map { row in
             Transaction(
                 id: row[0], timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2], bundle: row[3], process: row[4])
         }

@@ -37,7 +37,7 @@ enum MigrationConnection {
         configuration.foreignKeysEnabled = false
         configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
         configuration.prepareDatabase { db in
-            QueryFunctions.install(in: db)
+            SQLiteFunctions.install(in: db)
             try db.execute(sql: "PRAGMA legacy_alter_table = ON")
         }
         // An empty log of its own where there is none: a log SQLite makes for this connection

@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
 
-/// The SQL functions and collations the generated SQL uses, installed on every connection a
-/// store or a migration opens; the DocC article Predicates lists what each computes.
+/// The SQL functions and collations an SQLite store's queries call (``SQLiteDialect`` names
+/// them), installed on every connection a store or a migration opens; the DocC article
+/// Predicates lists what each computes.
 ///
 /// Each calls the same Swift code that evaluates the predicate or the sort in memory, so SQL
 /// and `Predicate.evaluate` / `sorted(using:)` agree by construction: keep it so. A function
 /// whose result follows the locale is registered as non-deterministic, and no index may use a
 /// collation, since an index's order must never change.
-enum QueryFunctions {
+enum SQLiteFunctions {
     static let localizedStandardContainsFunction = "osd_localized_standard_contains"
     static let localizedCompareFunction = "osd_localized_compare"
     static let caseInsensitiveCompareFunction = "osd_case_insensitive_compare"
@@ -27,13 +28,13 @@ enum QueryFunctions {
         CharacterSubstringFunctions.install(in: db)
         DecimalFunctions.install(in: db)
         db.add(function: stringFunction(localizedStandardContainsFunction, pure: false) { string, other in
-            localizedStandardContains(string, other)
+            StringSemantics.localizedStandardContains(string, other)
         })
         db.add(function: stringFunction(localizedCompareFunction, pure: false) { string, other in
-            localizedCompare(string, other).rawValue
+            StringSemantics.localizedCompare(string, other).rawValue
         })
         db.add(function: stringFunction(caseInsensitiveCompareFunction, pure: true) { string, other in
-            caseInsensitiveCompare(string, other).rawValue
+            StringSemantics.caseInsensitiveCompare(string, other).rawValue
         })
         db.add(function: DatabaseFunction(characterCount, argumentCount: 1, pure: true) { arguments in
             text(arguments[0])?.count
@@ -74,10 +75,10 @@ enum QueryFunctions {
             String.StandardComparator.lexical.compare(lhs, rhs)
         })
         db.add(collation: DatabaseCollation(localizedStandardCollation) { lhs, rhs in
-            localizedStandardCompare(lhs, rhs)
+            StringSemantics.localizedStandardCompare(lhs, rhs)
         })
         db.add(collation: DatabaseCollation(localizedCollation) { lhs, rhs in
-            localizedCompare(lhs, rhs)
+            StringSemantics.localizedCompare(lhs, rhs)
         })
     }
 
@@ -99,36 +100,9 @@ enum QueryFunctions {
         default: nil
         }
     }
-
-    // MARK: The shared Swift semantics
-    //
-    // Used both by the SQL functions above and by the in-memory `evaluate` of the
-    // `PredicateExpressions` types this package adds on platforms without them, so the two
-    // cannot disagree.
-
-    /// Case- and diacritic-insensitive, locale-aware search, as Foundation defines
-    /// `localizedStandardContains(_:)`.
-    static func localizedStandardContains(_ string: String, _ other: String) -> Bool {
-        string.localizedStandardContains(other)
-    }
-
-    /// Comparison in the current locale, as `localizedCompare(_:)`.
-    static func localizedCompare(_ string: String, _ other: String) -> ComparisonResult {
-        string.localizedCompare(other)
-    }
-
-    /// Case-insensitive, non-localized comparison, as `caseInsensitiveCompare(_:)`.
-    static func caseInsensitiveCompare(_ string: String, _ other: String) -> ComparisonResult {
-        string.caseInsensitiveCompare(other)
-    }
-
-    /// Finder-like ordering, as `localizedStandardCompare(_:)`.
-    static func localizedStandardCompare(_ string: String, _ other: String) -> ComparisonResult {
-        string.localizedStandardCompare(other)
-    }
 }
 
-/// A failure inside one of the ``QueryFunctions``; SQLite reports it as the statement's error.
+/// A failure inside one of the ``SQLiteFunctions``; SQLite reports it as the statement's error.
 struct QueryFunctionError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -1,0 +1,54 @@
+/// An operation a query needs that each store computes its own way: an SQLite store calls a
+/// function OpenSwiftData registers on its connections (Swift's own semantics) or one of
+/// SQLite's; another store maps it to its own SQL, or lacks it (``SQLDialect/function(_:)``
+/// says `nil`) and the context answers the query in memory.
+package enum SQLFunction: String, Hashable, Sendable, CaseIterable {
+    /// `(x)`: `x`, failing the query when it is `NULL`, as force-unwrapping `nil` traps.
+    case unwrap
+    /// `(lower, upper)`: fails the query, as forming a range whose lower bound is above its
+    /// upper bound traps.
+    case invalidRange
+    /// `(x)`: `x` rounded to a `Float`.
+    case roundToFloat
+    /// `(a, b)`: `a / b` as Swift divides doubles (an infinity or NaN for a zero divisor).
+    case realDivide
+    /// `(s)`: the number of `Character`s of a string.
+    case characterCount
+    /// `(s, t)`: whether `s` contains `t`, compared as `Character`s.
+    case containsCharacters
+    /// `(s, t)`: whether `s` starts with `t`, compared as `Character`s.
+    case startsWithCharacters
+    /// `(s, t)`: `localizedStandardContains`.
+    case localizedStandardContains
+    /// `(s, t)`: `localizedCompare`, as -1, 0 or 1.
+    case localizedCompare
+    /// `(s, t)`: `caseInsensitiveCompare`, as -1, 0 or 1.
+    case caseInsensitiveCompare
+    /// `(a, b)`: the sum of two stored decimals.
+    case decimalAdd
+    /// `(a, b)`: the difference of two stored decimals.
+    case decimalSubtract
+    /// `(a, b)`: the product of two stored decimals.
+    case decimalMultiply
+    /// `(a)`: a stored decimal negated.
+    case decimalNegate
+    /// `(list)`: the number of elements of a value stored as a JSON array.
+    case arrayCount
+    /// `(data, part)`: the position of `part` in `data` (from 1), 0 when it is not there.
+    case bytePosition
+    /// `(list)`, after `FROM`: the elements of a value stored as a JSON array, as rows whose
+    /// `value` column holds each one.
+    case arrayElements
+}
+
+/// A string ordering each store implements its own way.
+package enum SQLCollation: String, Hashable, Sendable, CaseIterable {
+    /// `String`'s `Comparable` order.
+    case stringOrder
+    /// `String.StandardComparator.lexical`.
+    case lexical
+    /// `String.StandardComparator.localizedStandard`.
+    case localizedStandard
+    /// `String.StandardComparator.localized`.
+    case localized
+}

@@ -1,0 +1,43 @@
+import OpenSwiftData
+
+/// PostgreSQL's spelling of the Query layer's SQL: names quoted and, past 63 bytes, shortened
+/// as the tables were created (``PostgresNames``); `$n` placeholders cast to the column's type
+/// (a `Bool` bound as `boolean`, a `UUID` as `uuid`); `NULL` ordered first ascending and last
+/// descending, as Swift orders `nil` (PostgreSQL's own default is the reverse).
+///
+/// It has none of OpenSwiftData's functions and collations yet: a query calling one is
+/// answered in memory by the context (``PostgresStore/canRun(_:)``).
+struct PostgresDialect: SQLDialect {
+    func identifier(_ name: String) -> String {
+        PostgresNames.quoted(name)
+    }
+
+    func placeholder(_ number: Int, storage: StorageType?) -> String {
+        storage.map { PostgresValues.placeholder(number, for: $0) } ?? "$\(number)"
+    }
+
+    func function(_ function: SQLFunction) -> String? {
+        nil
+    }
+
+    func collation(_ collation: SQLCollation) -> String? {
+        nil
+    }
+
+    func order(ascending: Bool) -> String {
+        ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
+    }
+}
+
+extension TableLayout {
+    /// The table's name as PostgreSQL statements name it: quoted, and shortened past 63 bytes.
+    /// Every statement naming the table uses this, so each finds the table that was created.
+    var postgresName: String {
+        PostgresNames.quoted(storedName)
+    }
+
+    /// The key column, qualified with ``postgresName``.
+    var postgresKeyColumn: String {
+        "\(postgresName).\(PostgresNames.quoted(Self.primaryKeyColumn))"
+    }
+}
