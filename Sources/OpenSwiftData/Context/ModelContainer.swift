@@ -218,7 +218,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
             // does), and open the store if it now matches, refused as before if not.
             opened = nil
             var report: MigrationReport?
-            let found = try MigrationExecutor.run(
+            let found = try SQLiteMigrationExecutor.run(
                 storeAt: url, waitingUpTo: configuration.migrationWaitTimeout, progress: progress,
                 expected: (recorded?.versionIdentifier ?? "the stored version", schema.version.description), report: &report,
                 plan: plan)
@@ -234,7 +234,7 @@ public class ModelContainer: Equatable, @unchecked Sendable {
         // Decided again under the store's write lock, from the metadata read then: another
         // process may be migrating the store right now, and this one opens what it leaves.
         var report: MigrationReport?
-        let migrated = try MigrationExecutor.run(
+        let migrated = try SQLiteMigrationExecutor.run(
             storeAt: url, waitingUpTo: configuration.migrationWaitTimeout, progress: progress,
             expected: (migration.steps.first?.fromName ?? stored.versionIdentifier, migration.steps.last?.toName ?? schema.version.description),
             report: &report, plan: plan)

@@ -83,6 +83,22 @@ import Testing
     }
 
     /// Every Swift file of the library, by path: its layer (its first folder) and its lines.
+    /// SQLite (GRDB) is the SQLite store's alone: only files under `Store/` import it, and the
+    /// PostgreSQL store's package never does. Everything else speaks `SQLFragment` and
+    /// `StoredValue`, which each store renders in its own dialect.
+    @Test func onlyTheSQLiteStoreImportsGRDB() throws {
+        var importers: [String] = []
+        for (path, (layer, lines)) in try Self.swiftFiles() where layer != "Store" {
+            if lines.contains(where: { $0.hasPrefix("import GRDB") || $0.hasPrefix("@preconcurrency import GRDB") }) { importers.append(path) }
+        }
+        let postgres = Self.sources.deletingLastPathComponent().appendingPathComponent("OpenSwiftDataPostgres")
+        for name in try FileManager.default.contentsOfDirectory(atPath: postgres.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: postgres.appendingPathComponent(name), encoding: .utf8)
+            if text.contains("import GRDB") { importers.append("OpenSwiftDataPostgres/\(name)") }
+        }
+        #expect(importers.isEmpty, "import GRDB outside Store/: \(importers.joined(separator: ", "))")
+    }
+
     private static func swiftFiles() throws -> [String: (layer: String, lines: [String])] {
         var files: [String: (String, [String])] = [:]
         let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)

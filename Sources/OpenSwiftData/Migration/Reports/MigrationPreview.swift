@@ -129,7 +129,7 @@ extension ModelContainer {
                 migration.isDryRun = true
                 var running: MigrationReport? = report
                 defer { report = running! }
-                _ = try MigrationExecutor.run(
+                _ = try SQLiteMigrationExecutor.run(
                     storeAt: copy, waitingUpTo: SQLiteStore.busyTimeout, progress: nil,
                     expected: (stored.versionIdentifier, target.version.description), report: &running) { _ in migration }
             }

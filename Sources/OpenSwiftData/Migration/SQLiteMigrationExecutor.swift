@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 import Logging
 
-/// Brings a store file to the structure of the schema a container opens it with, in one
+/// Brings an SQLite store file to the structure of the schema a container opens it with, in one
 /// transaction that holds the store's write lock: every step of the plan, its custom stages'
 /// closures and the store's new metadata are committed together or not at all, and the
 /// decision to migrate is made after the lock is taken, so that of several processes opening
@@ -15,7 +14,7 @@ import Logging
 /// If a stage throws, a constraint fails or the process dies, the store is left exactly as it
 /// was. What ran is logged through ``migrationLog`` and recorded in the store's `_osd_migrations`
 /// table.
-enum MigrationExecutor {
+enum SQLiteMigrationExecutor {
     /// Brings the store at `url` up to date while holding its write lock, and returns the
     /// metadata it records after (the migration's, or the one found if no migration was
     /// needed). `plan` decides the migration from the metadata read once the lock is taken:
@@ -41,8 +40,8 @@ enum MigrationExecutor {
         var runReport = report
         defer { report = runReport }
         do {
-            let metadata = try MigrationConnection.withWriteLock(at: url, waitingUpTo: wait, whileWaiting: whileWaiting) { db in
-                guard let stored = try SQLiteStore.readMetadata(db, location: .file(url)) else {
+            let metadata = try SQLiteMigrationTransaction.withWriteLock(at: url, waitingUpTo: wait, whileWaiting: whileWaiting) { db in
+                guard let stored = try db.metadata(of: url) else {
                     throw SwiftDataError.loadIssueModelContainer.explaining(
                         "the store \(url.path) no longer has its metadata (another process emptied or replaced the file); it was left as it is")
                 }
@@ -70,13 +69,13 @@ enum MigrationExecutor {
 
     /// Runs a planned migration in `db`'s transaction, which holds the store's write lock, and
     /// returns the metadata the store records after it; `report` gets each step as it runs.
-    private static func run(_ migration: PlannedMigration, in db: Database, report: inout MigrationReport) throws -> StoreMetadata {
+    private static func run(_ migration: PlannedMigration, in db: SQLiteMigrationTransaction, report: inout MigrationReport) throws -> StoreMetadata {
         let url = migration.url
         let store = migration.storeDescription
         let after = try StoreMetadata(storeIdentifier: migration.stored.storeIdentifier, schema: migration.target)
-        try MigrationHistory.createTable(in: db)
+        try db.createMigrationHistory()
         if migration.steps.isEmpty {
-            try after.write(to: db)
+            try db.write(after)
             migrationLog.debug("\(store) now records version \(migration.target.version), whose structure it has")
             return after
         }
@@ -105,19 +104,19 @@ enum MigrationExecutor {
                 report: &report, progress: progress)
         }
         // The store records the schema and version it now has once, after the last step.
-        try after.write(to: db)
+        try db.write(after)
         migrationLog.debug("migrated \(url.path) through \(migration.steps.count) step(s) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         return after
     }
 
     private static func run(
-        _ step: MigrationStep, number: Int, _ restructuring: TableRestructuring, _ db: Database, url: URL, identifier: String,
+        _ step: MigrationStep, number: Int, _ restructuring: TableRestructuring, _ db: SQLiteMigrationTransaction, url: URL, identifier: String,
         report: inout MigrationReport, progress: MigrationProgressReporter?
     ) throws {
         progress?.report(step: number, step, .started)
         defer { progress?.report(step: number, step, .finished) }
         let started = Date()
-        let before = db.totalChangesCount
+        let before = db.rowsChanged
         var stepReport = MigrationReport.Step(fromVersion: step.fromName, toVersion: step.toName, kind: step.isCustom ? .custom : .lightweight)
         let tally = RowChangeTally()
         var structure = restructuring
@@ -132,18 +131,18 @@ enum MigrationExecutor {
         }
         if step.rewritesDecimalText {
             progress?.report(step: number, step, .restructuring)
-            structure.executedSQL = try tally.counting(in: db) { try DecimalTextUpgrade.run(on: step.from.entities, in: db) }
+            structure.executedSQL = try db.counting(into: tally) { try db.upgradeDecimalText(of: step.from.entities) }
         } else {
             try changeStructure(
                 step, number: number, &structure, db, url: url, identifier: identifier, report: &stepReport, tally: tally,
                 progress: progress)
         }
-        let rows = db.totalChangesCount - before
+        let rows = db.rowsChanged - before
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         let kind = stepReport.kind.rawValue
-        try MigrationHistory.record(
+        try db.recordStep(
             from: step.fromName, to: step.toName, kind: kind, sql: structure.executedSQL, rowsChanged: rows,
-            milliseconds: milliseconds, in: db)
+            milliseconds: milliseconds)
         migrationLog.debug(
             "\(step.fromName) → \(step.toName): \(kind), \(structure.executedSQL.count) SQL statement(s), \(rows) row change(s), \(milliseconds) ms")
         for sql in structure.executedSQL {
@@ -154,51 +153,51 @@ enum MigrationExecutor {
     /// The structural part of a step and its stage's closures: `willMigrate`, the table changes,
     /// then `didMigrate` with the old rows still readable.
     private static func changeStructure(
-        _ step: MigrationStep, number: Int, _ structure: inout TableRestructuring, _ db: Database, url: URL, identifier: String,
+        _ step: MigrationStep, number: Int, _ structure: inout TableRestructuring, _ db: SQLiteMigrationTransaction, url: URL, identifier: String,
         report stepReport: inout MigrationReport.Step, tally: RowChangeTally, progress: MigrationProgressReporter?
     ) throws {
         if let willMigrate = step.willMigrate {
-            try tally.counting(in: db) {
+            try db.counting(into: tally) {
                 try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
             }
         }
-        let dropped = try structure.droppedValues(in: db)
+        let dropped = try db.droppedValues(structure)
         stepReport.droppedEntities = dropped.entities.map { MigrationReport.DroppedEntity(entity: $0.name, rows: $0.rows) }
         stepReport.droppedAttributes = dropped.properties.map {
             MigrationReport.DroppedAttribute(entity: $0.entity, attribute: $0.name, storedValues: $0.values)
         }
-        stepReport.uniqueConflicts = try structure.uniqueConflicts(in: db).map { conflict in
+        stepReport.uniqueConflicts = try db.uniqueConflicts(structure).map { conflict in
             MigrationReport.UniqueConflict(
                 entity: conflict.entity, attributes: conflict.attributes,
                 repetitions: conflict.repetitions.map { .init(values: $0.values, rows: $0.rows) })
         }
         progress?.report(step: number, step, .restructuring)
-        try structure.run(in: db)
+        try db.run(&structure)
         if let didMigrate = step.didMigrate {
             progress?.report(step: number, step, .migratingRows)
             let retainedTables = structure.retainedTables
             let session = MigrationSession(
                 oldContext: {
-                    ModelContext(ModelContainer(migrating: SQLiteStore(
-                        migrating: db, schema: step.from, identifier: identifier, location: .file(url), storedNames: retainedTables)))
+                    ModelContext(ModelContainer(migrating: db.store(
+                        schema: step.from, identifier: identifier, url: url, storedNames: retainedTables)))
                 },
                 reportRows: progress.map { progress in
                     { progress.report(step: number, step, .migratingRows, entity: $0, rowsDone: $1, rowsTotal: $2) }
                 })
-            try tally.counting(in: db) {
+            try db.counting(into: tally) {
                 try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
             }
-            try structure.finishCustomStage(in: db)
+            try db.finishCustomStage(&structure)
         }
     }
 
     /// Runs a custom stage's closure with a context over the migrating transaction; what the
     /// closure saves, and what it leaves unsaved, is written into the migration.
     private static func runStage(
-        _ closure: (ModelContext) throws -> Void, schema: Schema, _ db: Database, url: URL,
+        _ closure: (ModelContext) throws -> Void, schema: Schema, _ db: SQLiteMigrationTransaction, url: URL,
         identifier: String, step: MigrationStep, phase: String, session: MigrationSession? = nil
     ) throws {
-        let store = SQLiteStore(migrating: db, schema: schema, identifier: identifier, location: .file(url))
+        let store = db.store(schema: schema, identifier: identifier, url: url)
         let context = ModelContext(ModelContainer(migrating: store, session: session))
         do {
             try closure(context)
