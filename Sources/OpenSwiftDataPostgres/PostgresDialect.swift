@@ -16,7 +16,7 @@ struct PostgresDialect: SQLDialect {
         storage.map { PostgresValues.placeholder(number, for: $0) } ?? "$\(number)"
     }
 
-    func function(_ function: SQLFunction) -> String? {
+    func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
         nil
     }
 

@@ -20,10 +20,8 @@ enum PostgresSQL {
             throw SwiftDataError.unsupportedPredicate.explaining(
                 "the query on \(entity) needs \(fragment.missing(in: PostgresDialect()).joined(separator: ", ")), which only SQLite stores have, so PostgreSQL cannot run it: \(fragment)")
         }
-        for part in fragment.parts {
-            if case .argument(let value, let storage) = part {
-                try bind(value, storage: storage, into: &binds, entity: entity)
-            }
+        for (value, storage) in fragment.boundValues {
+            try bind(value, storage: storage, into: &binds, entity: entity)
         }
         return sql
     }

@@ -240,7 +240,7 @@ extension PredicateTranslationScope {
         else {
             throw unsupported(node, "only String operands translate to SQL")
         }
-        let sql: SQLFragment = "\(function: function)(\(try self.sql(string, in: node)), \(try self.sql(argument, in: node)))"
+        let sql = SQLFragment.call(function, try self.sql(string, in: node), try self.sql(argument, in: node))
         return (sql, [string, argument])
     }
 }

@@ -37,7 +37,7 @@ extension PredicateTranslationScope {
         let (l, r) = try arithmeticOperands(left, right, kind: kind, in: Node.self)
         let fragment = operation(l, r)
         var result = TranslatedExpression.sql(
-            kind.storage == .float ? "\(function: .roundToFloat)(\(fragment))" : fragment, type: Node.Output.self)
+            kind.storage == .float ? .call(.roundToFloat, fragment) : fragment, type: Node.Output.self)
         result.mayBeNaN = kind.storage == .real || kind.storage == .float
         return result
     }
@@ -51,7 +51,7 @@ extension PredicateExpressions.Arithmetic: PredicateSQLTranslatable {
             case .subtract: .decimalSubtract
             case .multiply: .decimalMultiply
             }
-            return try scope.arithmetic(self, lhs, rhs) { "\(function: function)(\($0), \($1))" }
+            return try scope.arithmetic(self, lhs, rhs) { .call(function, $0, $1) }
         }
         let symbol = switch op {
         case .add: "+"
@@ -80,7 +80,7 @@ extension PredicateExpressions.FloatDivision: PredicateSQLTranslatable {
     /// `osd_real_divide(a, b)`: SQLite's `/` gives NULL when dividing by zero, where Swift gives
     /// ±infinity.
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        try scope.arithmetic(self, lhs, rhs) { "\(function: .realDivide)(\($0), \($1))" }
+        try scope.arithmetic(self, lhs, rhs) { .call(.realDivide, $0, $1) }
     }
 }
 
@@ -90,7 +90,7 @@ extension PredicateExpressions.UnaryMinus: PredicateSQLTranslatable {
         if let folded = scope.folded(self, [operand]) { return folded }
         let kind = SQLValueKind(Output.self)
         let (value, _) = try scope.arithmeticOperands(operand, operand, kind: kind, in: Self.self)
-        let negated: SQLFragment = kind.storage == .decimal ? "\(function: .decimalNegate)(\(value))" : "(- \(value))"
+        let negated: SQLFragment = kind.storage == .decimal ? .call(.decimalNegate, value) : "(- \(value))"
         var result = TranslatedExpression.sql(negated, type: Output.self)
         result.mayBeNaN = operand.mayBeNaN
         return result

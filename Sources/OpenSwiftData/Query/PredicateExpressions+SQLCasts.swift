@@ -53,7 +53,7 @@ extension PredicateExpressions.ForceCast: PredicateSQLTranslatable {
         if let condition = cast.condition {
             // `as!` of another class stops `Predicate.evaluate`; in SQL the fetch fails.
             reference.presence.append(
-                model.read("(CASE WHEN \(condition) THEN 1 ELSE \(function: .unwrap)(NULL) END)"))
+                model.read("(CASE WHEN \(condition) THEN 1 ELSE \(SQLFragment.call(.unwrap, "NULL")) END)"))
         }
         return TranslatedExpression(form: .model(reference), type: Output.self, codec: nil, mayBeNull: input.mayBeNil)
     }

@@ -266,7 +266,7 @@ extension PredicateExpressions.RangeExpressionContains: PredicateSQLTranslatable
             let l = try scope.sql(lower, like: value, in: Self.self)
             let u = try scope.sql(upper, like: value, in: Self.self)
             return .sql(
-                "(CASE WHEN \(inverted) THEN \(function: .invalidRange)(\(l), \(u)) ELSE \(membership) END)",
+                "(CASE WHEN \(inverted) THEN \(SQLFragment.call(.invalidRange, l, u)) ELSE \(membership) END)",
                 type: Bool.self)
         }
         return .sql(membership, type: Bool.self)

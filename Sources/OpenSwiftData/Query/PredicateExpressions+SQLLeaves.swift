@@ -61,10 +61,10 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
         // `isEmpty` and `count` of an array of values, which the store keeps as a JSON array.
         if let array = kind.wrappedType as? any StoredJSONArray.Type, base.codec?.storage == .codable || kind.storage == .json {
             if anyKeyPath == array.isEmptyKeyPath {
-                return .sql("(\(function: .arrayCount)(\(baseSQL)) = 0)", type: Output.self)
+                return .sql("(\(SQLFragment.call(.arrayCount, baseSQL)) = 0)", type: Output.self)
             }
             if anyKeyPath == array.countKeyPath {
-                return .sql("\(function: .arrayCount)(\(baseSQL))", type: Output.self)
+                return .sql(.call(.arrayCount, baseSQL), type: Output.self)
             }
         }
         if base.codec?.storage == .codable || kind.storage == .json {
@@ -80,7 +80,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
                 return .sql("(\(baseSQL) = '')", type: Output.self)
             }
             if anyKeyPath == \String.count as AnyKeyPath {
-                return .sql("\(function: .characterCount)(\(baseSQL))", type: Output.self)
+                return .sql(.call(.characterCount, baseSQL), type: Output.self)
             }
         } else if kind.isData {
             if anyKeyPath == \Data.isEmpty as AnyKeyPath {

@@ -92,7 +92,7 @@ extension PredicateExpressions.ForcedUnwrap: PredicateSQLTranslatable {
         }
         let sql = try scope.sql(optional, in: Self.self)
         let unwrapped: SQLFragment = optional.mayBeNil
-            ? "\(function: .unwrap)(\(sql))"
+            ? SQLFragment.call(.unwrap, sql)
             : sql
         var result = TranslatedExpression.sql(unwrapped, type: Output.self, codec: optional.codec)
         result.keyPathDescription = optional.keyPathDescription
@@ -110,7 +110,7 @@ extension PredicateExpressions.ForcedUnwrap: PredicateSQLTranslatable {
         }
         let present = ModelReference(
             columns: model.columns, identity: model.identity,
-            access: .lookup(key: "\(function: .unwrap)(\(key))", table: table, alias: alias),
+            access: .lookup(key: .call(.unwrap, key), table: table, alias: alias),
             description: model.description, number: scope.aliases.nextReference(), reachedFrom: model)
         return TranslatedExpression(form: .model(present), type: Output.self, codec: nil, mayBeNull: false)
     }

@@ -34,7 +34,7 @@ extension PredicateExpressions.SequenceContains: PredicateSQLTranslatable {
            array.searchableElementType != nil, !member.mayBeNil {
             let containerSQL = try scope.sql(container, in: Self.self)
             let memberSQL = try scope.sql(member, in: Self.self)
-            return .sql("(EXISTS (SELECT 1 FROM \(function: .arrayElements)(\(containerSQL)) AS \(identifier: "$e") WHERE \(identifier: "$e").value = \(memberSQL)))", type: Bool.self)
+            return .sql(.call(.arrayContains, containerSQL, memberSQL), type: Bool.self)
         }
         if container.kind.storage == .json {
             throw scope.unsupported(
@@ -116,9 +116,9 @@ extension PredicateExpressions.CollectionContainsCollection: PredicateSQLTransla
         let (h, n, isString) = try scope.substringOperands(
             haystack, needle, baseType: Base.Output.self, otherType: Other.Output.self, in: Self.self)
         if isString {
-            return .sql("\(function: .containsCharacters)(\(h), \(n))", type: Bool.self)
+            return .sql(.call(.containsCharacters, h, n), type: Bool.self)
         }
-        return .sql("(\(function: .bytePosition)(\(h), \(n)) > 0)", type: Bool.self)
+        return .sql(.call(.containsBytes, h, n), type: Bool.self)
     }
 }
 
@@ -132,7 +132,7 @@ extension PredicateExpressions.SequenceStartsWith: PredicateSQLTranslatable {
         let (b, p, isString) = try scope.substringOperands(
             whole, start, baseType: Base.Output.self, otherType: Prefix.Output.self, in: Self.self)
         if isString {
-            return .sql("\(function: .startsWithCharacters)(\(b), \(p))", type: Bool.self)
+            return .sql(.call(.startsWithCharacters, b, p), type: Bool.self)
         }
         return .sql("(substr(\(b), 1, length(\(p))) = \(p))", type: Bool.self)
     }

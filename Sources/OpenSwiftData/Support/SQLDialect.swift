@@ -8,8 +8,9 @@ package protocol SQLDialect {
     /// The placeholder of the `number`th bound value of a statement (from 1), whose column
     /// stores values as `storage` when known.
     func placeholder(_ number: Int, storage: StorageType?) -> String
-    /// The SQL calling `function`'s name, or `nil` when the database cannot compute it.
-    func function(_ function: SQLFunction) -> String?
+    /// The SQL computing `function` over `arguments` (each already rendered, in order), or
+    /// `nil` when the database cannot compute it.
+    func call(_ function: SQLFunction, _ arguments: [String]) -> String?
     /// The name after `COLLATE` for `collation`, or `nil` when the database has none.
     func collation(_ collation: SQLCollation) -> String?
     /// `ASC` or `DESC` such that `NULL` comes first ascending, as Swift orders `nil`.
@@ -20,8 +21,14 @@ extension SQLFragment {
     /// The fragment's SQL in `dialect`, its placeholders numbered from `firstPlaceholder`;
     /// `nil` when it needs a function or collation the dialect lacks.
     package func rendered(in dialect: some SQLDialect, firstPlaceholder: Int = 1) -> String? {
-        var sql = ""
         var placeholder = firstPlaceholder
+        return rendered(in: dialect, placeholder: &placeholder)
+    }
+
+    /// The fragment's SQL, numbering its placeholders from `placeholder` on, in the order of
+    /// ``boundValues``.
+    private func rendered(in dialect: some SQLDialect, placeholder: inout Int) -> String? {
+        var sql = ""
         for part in parts {
             switch part {
             case .text(let text): sql += text
@@ -29,9 +36,14 @@ extension SQLFragment {
             case .argument(_, let storage):
                 sql += dialect.placeholder(placeholder, storage: storage)
                 placeholder += 1
-            case .function(let function):
-                guard let name = dialect.function(function) else { return nil }
-                sql += name
+            case .call(let function, let arguments):
+                var rendered: [String] = []
+                for argument in arguments {
+                    guard let text = argument.rendered(in: dialect, placeholder: &placeholder) else { return nil }
+                    rendered.append(text)
+                }
+                guard let call = dialect.call(function, rendered) else { return nil }
+                sql += call
             case .collation(let collation):
                 guard let name = dialect.collation(collation) else { return nil }
                 sql += name
@@ -43,22 +55,18 @@ extension SQLFragment {
 
     /// Whether `dialect` can run the fragment: it has every function and collation it calls.
     package func runs(in dialect: some SQLDialect) -> Bool {
-        parts.allSatisfy { part in
-            switch part {
-            case .function(let function): dialect.function(function) != nil
-            case .collation(let collation): dialect.collation(collation) != nil
-            default: true
-            }
-        }
+        missing(in: dialect).isEmpty
     }
 
     /// The functions and collations the fragment calls that `dialect` lacks, for messages.
     package func missing(in dialect: some SQLDialect) -> [String] {
-        parts.compactMap { part in
+        parts.flatMap { part -> [String] in
             switch part {
-            case .function(let function): dialect.function(function) == nil ? function.rawValue : nil
-            case .collation(let collation): dialect.collation(collation) == nil ? "the \(collation.rawValue) collation" : nil
-            default: nil
+            case .call(let function, let arguments):
+                let own = dialect.call(function, arguments.map { _ in "" }) == nil ? [function.rawValue] : []
+                return own + arguments.flatMap { $0.missing(in: dialect) }
+            case .collation(let collation): return dialect.collation(collation) == nil ? ["the \(collation.rawValue) collation"] : []
+            default: return []
             }
         }
     }
@@ -69,7 +77,9 @@ extension SQLFragment {
 struct ReadableSQL: SQLDialect {
     func identifier(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
     func placeholder(_ number: Int, storage: StorageType?) -> String { "?" }
-    func function(_ function: SQLFunction) -> String? { function.rawValue }
+    func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
+        "\(function.rawValue)(\(arguments.joined(separator: ", ")))"
+    }
     func collation(_ collation: SQLCollation) -> String? { collation.rawValue }
     func order(ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
 }

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let title: SQLFragment = "\(identifier: "Film").\(identifier: "title")"
-/// let fragment: SQLFragment = "\(function: .containsCharacters)(\(title), \(SQLFragment.argument(.text("Toy"))))"
+/// let fragment = SQLFragment.call(.containsCharacters, title, .argument(.text("Toy")))
 /// // SQLite: osd_contains("Film"."title", ?) with the argument "Toy"
 /// ```
 package struct SQLFragment: Hashable, Sendable {
@@ -20,8 +20,8 @@ package struct SQLFragment: Hashable, Sendable {
         /// A bound value, with how the column it is compared with stores values when a column's
         /// codec encoded it (a store with typed columns binds it as that type).
         case argument(StoredValue, storage: StorageType?)
-        /// An operation each store computes its own way.
-        case function(SQLFunction)
+        /// An operation each store computes its own way, over its arguments.
+        indirect case call(SQLFunction, [SQLFragment])
         /// A string ordering each store implements its own way.
         case collation(SQLCollation)
         /// `ASC` or `DESC`, with `nil` ordered first as Swift orders it.
@@ -42,6 +42,11 @@ package struct SQLFragment: Hashable, Sendable {
     /// A single placeholder bound to `value`.
     package static func argument(_ value: StoredValue, storage: StorageType? = nil) -> SQLFragment {
         SQLFragment(parts: [.argument(value, storage: storage)])
+    }
+
+    /// `function` over `arguments`, as each store computes it.
+    package static func call(_ function: SQLFunction, _ arguments: SQLFragment...) -> SQLFragment {
+        SQLFragment(parts: [.call(function, arguments)])
     }
 
     /// A name, quoted as the store quotes names.
@@ -83,14 +88,26 @@ package struct SQLFragment: Hashable, Sendable {
         return "NOT coalesce((\(condition)), FALSE)"
     }
 
-    /// The bound values, in the order their placeholders appear.
+    /// The bound values with their columns' storage, in the order their placeholders are
+    /// numbered (a call's arguments in order, wherever its store places them).
+    package var boundValues: [(value: StoredValue, storage: StorageType?)] {
+        parts.flatMap { part -> [(value: StoredValue, storage: StorageType?)] in
+            switch part {
+            case .argument(let value, let storage): [(value, storage)]
+            case .call(_, let arguments): arguments.flatMap(\.boundValues)
+            default: []
+            }
+        }
+    }
+
+    /// The bound values, in the order their placeholders are numbered.
     package var arguments: [StoredValue] {
-        parts.compactMap { if case .argument(let value, _) = $0 { value } else { nil } }
+        boundValues.map(\.value)
     }
 
     /// Whether the fragment binds no value.
     package var hasNoArguments: Bool {
-        !parts.contains { if case .argument = $0 { true } else { false } }
+        boundValues.isEmpty
     }
 
     /// Appends `other`'s parts.
@@ -134,10 +151,6 @@ extension SQLFragment: ExpressibleByStringInterpolation {
 
         package mutating func appendInterpolation(identifier name: String) {
             fragment.parts.append(.identifier(name))
-        }
-
-        package mutating func appendInterpolation(function: SQLFunction) {
-            fragment.parts.append(.function(function))
         }
 
         package mutating func appendInterpolation(collation: SQLCollation) {

@@ -34,11 +34,10 @@ package enum SQLFunction: String, Hashable, Sendable, CaseIterable {
     case decimalNegate
     /// `(list)`: the number of elements of a value stored as a JSON array.
     case arrayCount
-    /// `(data, part)`: the position of `part` in `data` (from 1), 0 when it is not there.
-    case bytePosition
-    /// `(list)`, after `FROM`: the elements of a value stored as a JSON array, as rows whose
-    /// `value` column holds each one.
-    case arrayElements
+    /// `(data, part)`: whether `data` contains the bytes `part`.
+    case containsBytes
+    /// `(list, value)`: whether a value stored as a JSON array has `value` as an element.
+    case arrayContains
 }
 
 /// A string ordering each store implements its own way.

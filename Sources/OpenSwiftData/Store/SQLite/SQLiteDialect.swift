@@ -13,7 +13,17 @@ struct SQLiteDialect: SQLDialect {
         "?"
     }
 
-    func function(_ function: SQLFunction) -> String? {
+    func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
+        switch function {
+        case .containsBytes: return "(instr(\(arguments[0]), \(arguments[1])) > 0)"
+        case .arrayContains:
+            return "(EXISTS (SELECT 1 FROM json_each(\(arguments[0])) AS \"$e\" WHERE \"$e\".value = \(arguments[1])))"
+        default: return "\(name(of: function))(\(arguments.joined(separator: ", ")))"
+        }
+    }
+
+    /// The name of the function an SQLite connection computes `function` with.
+    private func name(of function: SQLFunction) -> String {
         switch function {
         case .unwrap: SQLiteFunctions.unwrap
         case .invalidRange: SQLiteFunctions.invalidRange
@@ -30,8 +40,8 @@ struct SQLiteDialect: SQLDialect {
         case .decimalMultiply: DecimalFunctions.multiply
         case .decimalNegate: DecimalFunctions.negate
         case .arrayCount: "json_array_length"
-        case .bytePosition: "instr"
-        case .arrayElements: "json_each"
+        case .containsBytes: "instr"
+        case .arrayContains: "json_each"
         }
     }
 
