@@ -41,9 +41,11 @@ enum LedgerPlan: SchemaMigrationPlan {
                 say("willMigrate")
             }, didMigrate: { context in
                 say("didMigrate")
-                // A migration long enough for a test to kill the process in the middle of it.
-                if let pause = ProcessInfo.processInfo.environment["STORE_OPENER_PAUSE_IN_STAGE"].flatMap(Double.init) {
-                    Thread.sleep(forTimeInterval: pause)
+                // A migration that lasts until the test says, so that it can start another
+                // process meanwhile, or kill this one in the middle, whatever the machine's load.
+                if ProcessInfo.processInfo.environment["STORE_OPENER_HOLD_IN_STAGE"] != nil {
+                    say("holding")
+                    _ = readLine()
                 }
                 // A stage that refuses the store, as a plan's own check of the rows would.
                 if ProcessInfo.processInfo.environment["STORE_OPENER_FAIL_IN_STAGE"] != nil {

@@ -99,14 +99,15 @@ import Testing
     @Test func aWidgetOpeningWhileTheAppMigratesWaitsAndOpensWhatItLeaves() async throws {
         for trial in 1...Self.trials {
             let url = try await trialStore()
-            // The stage pauses long enough for the widget's process to start meanwhile.
-            let app = try StoreOpenerProcess("open-app", store: url, pauseInStage: 0.5)
-            #expect(await app.waitForLine(startingWith: "willMigrate") != nil, "trial \(trial): \(app.lines)")
+            // The stage holds until the widget is seen waiting for the store's lock.
+            let app = try StoreOpenerProcess("open-app", store: url, holdingInStage: true)
+            #expect(await app.waitForLine(startingWith: "holding") != nil, "trial \(trial): \(app.lines)")
             // The app holds the store's write lock, migrating it; the widget has no plan.
             let widget = try StoreOpenerProcess("open-widget", store: url)
+            #expect(await widget.waitForLine(startingWith: "waiting") != nil, "trial \(trial): the widget did not wait: \(widget.lines)")
+            app.send("go")
             let (widgetStatus, widgetLines) = await widget.finish()
             #expect(widgetStatus == 0 && widgetLines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(widgetLines)")
-            #expect(widgetLines.contains("waiting"), "trial \(trial): the widget did not wait: \(widgetLines)")
             let (status, lines) = await app.finish()
             #expect(status == 0 && lines.last == "opened 2.0.0 \(Self.entries) 0", "trial \(trial): \(lines)")
             try expectMigratedOnce(url, trial: trial)
@@ -147,8 +148,8 @@ import Testing
         var migratedByWaiter = 0
         for trial in 1...Self.trials {
             let url = try await trialStore()
-            let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 1)
-            #expect(await first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            let first = try StoreOpenerProcess("open-app", store: url, holdingInStage: true)
+            #expect(await first.waitForLine(startingWith: "holding") != nil, "trial \(trial): \(first.lines)")
             let second = try StoreOpenerProcess("open-app", store: url)
             #expect(await second.waitForLine(startingWith: "waiting") != nil, "trial \(trial): \(second.lines)")
             first.kill()
@@ -167,9 +168,11 @@ import Testing
         for trial in 1...Self.trials {
             let url = try await trialStore()
             let before = try Data(contentsOf: url)
-            let first = try StoreOpenerProcess("open-app", store: url, pauseInStage: 0.3, failingInStage: true)
-            #expect(await first.waitForLine(startingWith: "didMigrate") != nil, "trial \(trial): \(first.lines)")
+            let first = try StoreOpenerProcess("open-app", store: url, holdingInStage: true, failingInStage: true)
+            #expect(await first.waitForLine(startingWith: "holding") != nil, "trial \(trial): \(first.lines)")
             let second = try StoreOpenerProcess("open-app", store: url, failingInStage: true)
+            #expect(await second.waitForLine(startingWith: "waiting") != nil, "trial \(trial): \(second.lines)")
+            first.send("go")
             let firstEnd = await first.finish()
             let secondEnd = await second.finish()
             for (status, lines) in [firstEnd, secondEnd] {

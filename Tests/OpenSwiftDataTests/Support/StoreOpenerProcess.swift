@@ -17,15 +17,17 @@ final class StoreOpenerProcess: @unchecked Sendable {
     private var text = ""
     private let outputEnded = DispatchSemaphore(value: 0)
 
-    /// Starts `StoreOpener <command> <store> [rows]`; `pauseInStage` seconds of sleep in the
-    /// custom stage make its migration long enough to kill it in the middle.
-    /// `failingInStage` makes the stage throw (after its pause), as a plan refusing the rows would.
-    init(_ command: String, store: URL, rows: Int? = nil, pauseInStage: Double? = nil, failingInStage: Bool = false) throws {
+    /// Starts `StoreOpener <command> <store> [rows]`. `holdingInStage` makes the custom stage
+    /// write `holding` and wait for a line on its standard input (``send(_:)``,
+    /// ``closeInput()``) before going on: the migration lasts until the test has started
+    /// another process, or killed this one, whatever the machine's load. `failingInStage`
+    /// makes the stage throw (once it goes on), as a plan refusing the rows would.
+    init(_ command: String, store: URL, rows: Int? = nil, holdingInStage: Bool = false, failingInStage: Bool = false) throws {
         process.executableURL = Self.executable
         process.arguments = [command, store.path] + (rows.map { ["\($0)"] } ?? [])
         var environment = ProcessInfo.processInfo.environment
-        if let pauseInStage { environment["STORE_OPENER_PAUSE_IN_STAGE"] = "\(pauseInStage)" }
         if failingInStage { environment["STORE_OPENER_FAIL_IN_STAGE"] = "1" }
+        if holdingInStage { environment["STORE_OPENER_HOLD_IN_STAGE"] = "1" }
         process.environment = environment
         process.standardOutput = output
         process.standardInput = input
