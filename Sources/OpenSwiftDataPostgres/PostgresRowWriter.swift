@@ -15,6 +15,9 @@ struct PostgresRowWriter {
     let databaseSchema: String
     /// The store's identity sequences, by table.
     let keySequences: KeySequences
+    /// The store's history, and who this container is in its commit notifications.
+    let history: PostgresHistory
+    let commitSender: String
     /// The keys of the rows inserted in this save, by model state.
     private var newRowIDs: [ObjectIdentifier: Int64] = [:]
     /// The inserted models whose `INSERT` held every to-one key.
@@ -28,11 +31,16 @@ struct PostgresRowWriter {
     /// PostgreSQL's limit on a statement's parameters.
     private static let maximumParameters = 65_535
 
-    init(session: PostgresSession, tables: [String: TableLayout], databaseSchema: String, keySequences: KeySequences) {
+    init(
+        session: PostgresSession, tables: [String: TableLayout], databaseSchema: String, keySequences: KeySequences,
+        history: PostgresHistory, commitSender: String
+    ) {
         self.session = session
         self.tables = tables
         self.databaseSchema = databaseSchema
         self.keySequences = keySequences
+        self.history = history
+        self.commitSender = commitSender
     }
 
     private func table(of state: ModelState) throws -> TableLayout {

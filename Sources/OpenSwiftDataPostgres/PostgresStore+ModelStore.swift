@@ -27,35 +27,10 @@ extension PostgresStore: ModelStore {
         do {
             let saved = try sessions.withSession { session in try session.transaction {
                 var writer = PostgresRowWriter(
-                    session: session, tables: tables, databaseSchema: configuration.databaseSchema, keySequences: keySequences)
-                var saved = SavedChanges()
-                var recorded: [StoreHistory.Change] = []
-                for batch in changes.batchDeletes {
-                    let deleted = try writer.deleteRows(of: batch.table, where: batch.condition)
-                    if case .oneStatement(reportingKeys: true) = batch.kind {
-                        saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted
-                    }
-                    recorded += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
-                }
-                try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
-                // Updates before inserts: an insert that upserts over a changed stored row has
-                // the last word, as in the SQLite store.
-                try writer.update(changes.updated.sorted(by: Self.tableAndKeyOrder))
-                saved.insertedRowIDs = try writer.insert(changes.inserted)
-                if !writer.upserts.isEmpty {
-                    for (position, state) in changes.inserted.enumerated() {
-                        if let merge = writer.upserts[ObjectIdentifier(state)] { saved.upserts[position] = merge.updatedProperties }
-                    }
-                    try writer.clearLinks(ofUpserted: changes.inserted)
-                }
-                try writer.writeRelationships(inserted: changes.inserted, updated: changes.updated)
+                    session: session, tables: tables, databaseSchema: configuration.databaseSchema, keySequences: keySequences,
+                    history: history, commitSender: commitSender)
                 // A migration's own writes are not history (as on SQLite).
-                if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
-                    recorded += try StoreHistory.changes(
-                        of: changes, insertedRowIDs: saved.insertedRowIDs, upserts: saved.upserts, tables: tables)
-                    saved.historyTransaction = try history.record(recorded, author: changes.author, sender: commitSender, session: session)
-                }
-                return saved
+                return try changes.write(with: &writer, tables: tables, recordingHistory: !isMigrating)
             } }
             if saved.historyTransaction != nil { history.noteTablesMade() }
             commitListeners.callAll()
@@ -66,10 +41,6 @@ extension PostgresStore: ModelStore {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save to the PostgreSQL store \(place) was rolled back, nothing was written: \(error)")
         }
-    }
-
-    private static func tableAndKeyOrder(_ first: ModelState, _ second: ModelState) -> Bool {
-        (ObjectIdentifier(first.layout), first.rowID ?? 0) < (ObjectIdentifier(second.layout), second.rowID ?? 0)
     }
 
     package func eraseAllRows() throws {

@@ -41,9 +41,19 @@ struct RowWriter {
         let purpose: Purpose
     }
 
-    init(db: Database, tables: [String: TableLayout]) {
+    /// Whether the save is a migration's: its batch deletes report every row to the
+    /// migration's tally, and it records no history.
+    let isMigrating: Bool
+    /// Whether the history's tables are known to exist.
+    let historyTablesExist: Bool
+    /// Whether this save recorded a history transaction (and so made the tables).
+    var recordedHistory = false
+
+    init(db: Database, tables: [String: TableLayout], isMigrating: Bool = false, historyTablesExist: Bool = false) {
         self.db = db
         self.tables = tables
+        self.isMigrating = isMigrating
+        self.historyTablesExist = historyTablesExist
         keepsNewRowIDs = tables.values.contains { !$0.relationships.isEmpty }
     }
 

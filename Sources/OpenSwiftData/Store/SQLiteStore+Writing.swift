@@ -16,60 +16,10 @@ extension SQLiteStore {
         var recordedHistory = false
         do {
             let result = try write { db in
-                var writer = RowWriter(db: db, tables: tables)
-                var saved = SavedChanges()
-                var history: [StoreHistory.Change] = []
-                for batch in changes.batchDeletes {
-                    // In a migration every deleted row must reach the update hook that counts it
-                    // for the report, which SQLite's truncate optimization of a DELETE without
-                    // WHERE skips.
-                    let condition = batch.condition ?? (isMigrating ? SQLFragment("1") : nil)
-                    switch batch.kind {
-                    case .oneStatement(let reportingKeys):
-                        // The keys come back for the history too.
-                        let deleted = try writer.deleteRows(of: batch.table, where: condition, reportingKeys: reportingKeys || !isMigrating)
-                        if reportingKeys { saved.deletedRowIDs[batch.table.entity.name, default: []] += deleted }
-                        history += StoreHistory.changes(ofBatchDelete: deleted, entity: batch.table.entity.name, in: changes)
-                    case .applyingDeleteRules:
-                        var cascade = CascadingDelete(db: db, tables: tables)
-                        for (entity, rows) in try cascade.run(from: batch.table, where: condition, reportingKeys: !isMigrating) {
-                            history += StoreHistory.changes(ofBatchDelete: rows, entity: entity, in: changes)
-                        }
-                    }
-                }
-                // Deletes and updates go table by table in key order: the context hands them over
-                // in hash order, and a million of them in that order would jump around the
-                // table and its indices, through far more pages than SQLite's cache holds.
-                try writer.delete(changes.deleted.sorted(by: Self.tableAndKeyOrder))
-                // Updates before inserts: an insert that upserts over a changed stored row must
-                // have the last word, since the inserted object is the one that stands for it.
-                for state in changes.updated.sorted(by: Self.tableAndKeyOrder) { try writer.update(state) }
-                saved.insertedRowIDs.reserveCapacity(changes.inserted.count)
-                for state in changes.inserted {
-                    saved.insertedRowIDs.append(try writer.insert(state))
-                }
-                if !writer.upserts.isEmpty {
-                    for (position, state) in changes.inserted.enumerated() {
-                        guard let merge = writer.upserts[ObjectIdentifier(state)] else { continue }
-                        saved.upserts[position] = merge.updatedProperties
-                        try writer.clearLinks(ofUpserted: state)
-                    }
-                }
-                for state in changes.inserted {
-                    try writer.writeRelationships(of: state, onlyChanged: false)
-                }
-                for state in changes.updated {
-                    try writer.writeRelationships(of: state, onlyChanged: true)
-                }
-                if !isMigrating, StoreHistory.isRecording.load(ordering: .relaxed) {
-                    history += try StoreHistory.changes(
-                        of: changes, insertedRowIDs: saved.insertedRowIDs, upserts: saved.upserts, tables: tables)
-                    if !history.isEmpty {
-                        saved.historyTransaction = try StoreHistory.record(
-                            history, author: changes.author, tablesExist: historyTablesExist.load(ordering: .relaxed), in: db)
-                        recordedHistory = true
-                    }
-                }
+                var writer = RowWriter(
+                    db: db, tables: tables, isMigrating: isMigrating, historyTablesExist: historyTablesExist.load(ordering: .relaxed))
+                let saved = try changes.write(with: &writer, tables: tables, recordingHistory: !isMigrating)
+                recordedHistory = writer.recordedHistory
                 return saved
             }
             if recordedHistory { historyTablesExist.store(true, ordering: .relaxed) }
@@ -83,10 +33,6 @@ extension SQLiteStore {
             throw SwiftDataError.modelValidationFailure.explaining(
                 "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
         }
-    }
-
-    static func tableAndKeyOrder(_ first: ModelState, _ second: ModelState) -> Bool {
-        (ObjectIdentifier(first.layout), first.rowID ?? 0) < (ObjectIdentifier(second.layout), second.rowID ?? 0)
     }
 
     /// The rows of `destination` that a to-many relationship holds for each of the rows

@@ -5,12 +5,16 @@ package struct StoreChanges {
     package var deleted: [ModelState] = []
     /// Every row of the table the condition selects (all rows for `nil`), deleted by SQL
     /// without loading models, the way `kind` says.
-    package var batchDeletes: [(table: TableLayout, condition: SQLFragment?, kind: BatchDeleteKind)] = []
+    package var batchDeletes: [BatchDelete] = []
     /// The saving context's `author`, which the store's history records.
     package var author: String?
 
     init() {}
 }
+
+/// Every row of a table a condition selects (all rows for `nil`), deleted by SQL without
+/// loading models, the way `kind` says.
+package typealias BatchDelete = (table: TableLayout, condition: SQLFragment?, kind: BatchDeleteKind)
 
 /// How the rows of a batch delete go.
 package enum BatchDeleteKind {
