@@ -14,35 +14,28 @@ struct SQLiteDialect: SQLDialect {
     }
 
     func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
+        let name: String
         switch function {
         case .containsBytes: return "(instr(\(arguments[0]), \(arguments[1])) > 0)"
         case .arrayContains:
             return "(EXISTS (SELECT 1 FROM json_each(\(arguments[0])) AS \"$e\" WHERE \"$e\".value = \(arguments[1])))"
-        default: return "\(name(of: function))(\(arguments.joined(separator: ", ")))"
+        case .arrayCount: name = "json_array_length"
+        case .unwrap: name = SQLiteFunctions.unwrap
+        case .invalidRange: name = SQLiteFunctions.invalidRange
+        case .roundToFloat: name = SQLiteFunctions.roundToFloat
+        case .realDivide: name = SQLiteFunctions.realDivide
+        case .characterCount: name = SQLiteFunctions.characterCount
+        case .containsCharacters: name = CharacterSubstringFunctions.contains
+        case .startsWithCharacters: name = CharacterSubstringFunctions.startsWith
+        case .localizedStandardContains: name = SQLiteFunctions.localizedStandardContainsFunction
+        case .localizedCompare: name = SQLiteFunctions.localizedCompareFunction
+        case .caseInsensitiveCompare: name = SQLiteFunctions.caseInsensitiveCompareFunction
+        case .decimalAdd: name = DecimalFunctions.add
+        case .decimalSubtract: name = DecimalFunctions.subtract
+        case .decimalMultiply: name = DecimalFunctions.multiply
+        case .decimalNegate: name = DecimalFunctions.negate
         }
-    }
-
-    /// The name of the function an SQLite connection computes `function` with.
-    private func name(of function: SQLFunction) -> String {
-        switch function {
-        case .unwrap: SQLiteFunctions.unwrap
-        case .invalidRange: SQLiteFunctions.invalidRange
-        case .roundToFloat: SQLiteFunctions.roundToFloat
-        case .realDivide: SQLiteFunctions.realDivide
-        case .characterCount: SQLiteFunctions.characterCount
-        case .containsCharacters: CharacterSubstringFunctions.contains
-        case .startsWithCharacters: CharacterSubstringFunctions.startsWith
-        case .localizedStandardContains: SQLiteFunctions.localizedStandardContainsFunction
-        case .localizedCompare: SQLiteFunctions.localizedCompareFunction
-        case .caseInsensitiveCompare: SQLiteFunctions.caseInsensitiveCompareFunction
-        case .decimalAdd: DecimalFunctions.add
-        case .decimalSubtract: DecimalFunctions.subtract
-        case .decimalMultiply: DecimalFunctions.multiply
-        case .decimalNegate: DecimalFunctions.negate
-        case .arrayCount: "json_array_length"
-        case .containsBytes: "instr"
-        case .arrayContains: "json_each"
-        }
+        return "\(name)(\(arguments.joined(separator: ", ")))"
     }
 
     func collation(_ collation: SQLCollation) -> String? {
