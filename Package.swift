@@ -127,6 +127,7 @@ let package = Package(
             name: "OpenSwiftDataTests",
             dependencies: [
                 "OpenSwiftData",
+                "OpenSwiftDataPostgres",
                 "TestSupport",
                 "osd",
                 "StoreOpener",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Says, in the test run's summary of issues, how many PostgreSQL tests this run skipped and
 /// why: a run without a server is green, and must not pass for one that tested PostgreSQL.

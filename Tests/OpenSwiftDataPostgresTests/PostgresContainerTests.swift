@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenSwiftData
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 /// A container over a PostgreSQL store: what a SwiftData user does, saved, read back by a

@@ -3,6 +3,7 @@ import OpenSwiftData
 import PostgresNIO
 import Synchronization
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 enum ParcelV1: VersionedSchema {

@@ -2,6 +2,7 @@ import Foundation
 import OpenSwiftData
 import PostgresNIO
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 enum RoutesV1: VersionedSchema {

@@ -3,6 +3,7 @@ import OpenSwiftData
 import PostgresNIO
 import Synchronization
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 @Model final class Screening {

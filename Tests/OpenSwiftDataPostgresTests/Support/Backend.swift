@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 /// A database the behaviour suites run on: every test taking a `Backend` runs once on an SQLite

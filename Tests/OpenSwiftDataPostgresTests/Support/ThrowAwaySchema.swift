@@ -2,6 +2,7 @@ import Foundation
 import OpenSwiftData
 import PostgresNIO
 import Testing
+import TestSupport
 @testable import OpenSwiftDataPostgres
 
 /// A PostgreSQL schema of its own for one test, dropped with everything in it when the test is

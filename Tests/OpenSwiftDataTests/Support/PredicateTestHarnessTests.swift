@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import OpenSwiftData
 
 // The harness every predicate and sort test uses: a plain class with attributes of many types,
-// a real SQLite table holding the same objects (written with `ValueCodec.encode`), and helpers
-// that compare what SQL selects or orders with what Foundation does in memory.
+// a real SQLite table holding the same objects (written with `ValueCodec.encode`), the same in
+// PostgreSQL when the run has a server (PostgresSampleTable), and helpers that compare what
+// each store's SQL selects or orders with what Foundation does in memory.
 
 enum SampleGenre: String, Codable, CaseIterable, Sendable {
     case drama, comedy, horror, documentary
@@ -307,6 +309,10 @@ func expectSameSelection(
     // Never print `predicate` itself: Foundation's printer stops the process on expression types
     // it does not know, such as StringLocalizedStandardContains.
     #expect(actual == expected, "SQL \(sql)", sourceLocation: sourceLocation)
+    let postgres = samples == nil ? PostgresSampleTable.shared : try PostgresSampleTable.of(rows)
+    if let (actual, sql) = try postgres?.selectedIDs(where: sql) {
+        #expect(actual == expected, "PostgreSQL: \(sql)", sourceLocation: sourceLocation)
+    }
     if discriminating {
         #expect(
             !expected.isEmpty && expected.count < rows.count,
@@ -329,6 +335,10 @@ func expectSameOrder(
         try Int.fetchAll(db, sql: "SELECT id FROM sample ORDER BY \(orderBy.sqlite), id")
     }
     #expect(actual == expected, "ORDER BY \(orderBy)", sourceLocation: sourceLocation)
+    let postgres = samples == nil ? PostgresSampleTable.shared : try PostgresSampleTable.of(rows)
+    if let (actual, sql) = try postgres?.orderedIDs(by: orderBy) {
+        #expect(actual == expected, "PostgreSQL: \(sql)", sourceLocation: sourceLocation)
+    }
 }
 
 /// The explanation of the `SwiftDataError` that `body` throws.
@@ -368,6 +378,28 @@ func unsupportedExplanation(of body: () throws -> Void) -> String? {
             try Int.fetchAll(db, sql: "SELECT id FROM sample WHERE \(fragment.sqlite) ORDER BY id", arguments: fragment.statementArguments)
         }
         #expect(ids != (try QueryFixtures.samples.filter { try predicate.evaluate($0) }.map(\.id)))
+    }
+
+    @Test(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+    func postgreSQLRunsThePredicatesItCanAndNoticesAWrongTranslation() throws {
+        let predicate = #Predicate<QuerySample> { $0.year > 2000 && $0.flag }
+        let expected = try QueryFixtures.samples.filter { try predicate.evaluate($0) }.map(\.id)
+        let table = try #require(PostgresSampleTable.shared)
+        let fragment = try PredicateTranslator.sql(for: predicate, columns: QueryFixtures.columns)
+        let selected = try #require(try table.selectedIDs(where: fragment))
+        #expect(selected.ids == expected)
+        #expect(selected.sql.contains("$1"))
+        struct Wrong: ColumnResolving {
+            func column(for keyPath: AnyKeyPath) -> ResolvedColumn? {
+                keyPath == \QuerySample.year ? ResolvedColumn(sql: .identifier("big"), codec: ValueCodec.forType(Int.self)!)
+                    : QueryFixtures.columns.column(for: keyPath)
+            }
+        }
+        let wrong = try #require(try table.selectedIDs(where: PredicateTranslator.sql(for: predicate, columns: Wrong())))
+        #expect(wrong.ids != expected)
+        // What PostgreSQL lacks is left to the store's in-memory answer, not run wrongly.
+        let search = try PredicateTranslator.sql(for: #Predicate<QuerySample> { $0.title.contains("Toy") }, columns: QueryFixtures.columns)
+        #expect(try table.selectedIDs(where: search) == nil)
     }
 
     @Test func argumentsAreBoundNeverSpliced() throws {

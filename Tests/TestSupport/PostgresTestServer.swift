@@ -4,12 +4,12 @@ import Foundation
 /// cluster this test process starts on 127.0.0.1 (as the `postgres` user when running as root,
 /// since `initdb` refuses root) and removes when it exits. Without PostgreSQL installed (or with
 /// `OSD_POSTGRES=off`), the tests that need it are skipped, saying why.
-enum PostgresTestServer {
+public enum PostgresTestServer {
     /// The server's URL; `nil` when there is none (``unavailableReason`` says why).
-    static var url: URL? { started.url }
+    public static var url: URL? { started.url }
     /// Why there is no server.
-    static var unavailableReason: String { started.reason ?? "" }
-    static var isAvailable: Bool { url != nil }
+    public static var unavailableReason: String { started.reason ?? "" }
+    public static var isAvailable: Bool { url != nil }
 
     private static let started: (url: URL?, reason: String?) = start()
 
