@@ -138,7 +138,10 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
-            dependencies: ["OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels", "TestSupport"]
+            dependencies: [
+                "OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "SwiftDataModuleTests",

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import OpenSwiftData
+import PostgresNIO
 import Testing
 import TestSupport
 @testable import OpenSwiftDataPostgres
@@ -58,6 +60,25 @@ final class TestStore {
     /// process or server would.
     func container() throws -> ModelContainer {
         try ModelContainer(for: schema, configurations: [configuration])
+    }
+
+    /// The number of rows in one of the store's own tables (the history's, for example),
+    /// counted beside the store as a tool would; `nil` when the store has no such table.
+    func rowCount(of table: String) throws -> Int? {
+        switch place {
+        case .file(let url):
+            var configuration = Configuration()
+            configuration.readonly = true
+            return try DatabaseQueue(path: url.path, configuration: configuration).read { db in
+                try db.tableExists(table) ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") : nil
+            }
+        case .schema(let schema):
+            let session = try schema.session()
+            let exists = try session.query("SELECT 1 FROM information_schema.tables WHERE table_schema = \(schema.name) AND table_name = \(table)")
+            guard !exists.isEmpty else { return nil }
+            return try session.query(PostgresQuery(unsafeSQL: "SELECT COUNT(*)::bigint FROM \(PostgresNames.qualified(table, in: schema.name))"))
+                .first.map { try $0.decode(Int.self) }
+        }
     }
 
     deinit {

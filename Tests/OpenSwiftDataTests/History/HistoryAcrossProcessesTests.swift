@@ -29,7 +29,7 @@ import Testing
 
     @Test func osdHistoryListsTheTransactions() async throws {
         let url = temporaryStoreURL("memos")
-        _ = try HistoryTests().writeThreeSaves(url)
+        try HistoryTests().writeThreeSaves(url)
         let listing = try await OSDProcess.capture(["history", url.path])
         #expect(listing.status == 0)
         #expect(listing.output.contains("by widget"))
