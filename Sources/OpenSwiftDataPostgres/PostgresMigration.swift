@@ -39,6 +39,8 @@ struct PostgresMigration {
         var awaitingValues: [(entity: String, attribute: String, table: String, column: String)] = []
         /// The columns the step renames, by entity: the old name to the new.
         var renamedColumns: [String: [String: String]] = [:]
+        /// The unique indices the step creates, by statement: the entity and its constraint.
+        var uniqueIndices: [String: (entity: String, constraint: [String])] = [:]
     }
 
     /// The statements of `step`, and what it drops.
@@ -195,7 +197,9 @@ struct PostgresMigration {
                 later.append(tables.indexSQL(entity, columns: columns, unique: false))
             }
             for columns in newUnique.subtracting(oldUnique).sorted(by: { $0.description < $1.description }) {
-                later.append(tables.indexSQL(entity, columns: columns, unique: true))
+                let sql = tables.indexSQL(entity, columns: columns, unique: true)
+                later.append(sql)
+                plan.uniqueIndices[sql] = (entity.name, columns)
             }
         }
         guard refusals.isEmpty else {

@@ -50,7 +50,7 @@ struct PostgresMigrationRun {
         defer { report.milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1)) }
         progress?.report(step: number, from: step.fromName, to: step.toName, .started)
         if let willMigrate = step.willMigrate {
-            try runStage(willMigrate, of: step, phase: "willMigrate", over: store(step.from))
+            try runStage(willMigrate, of: step, phase: "willMigrate", over: store(step.from), session: nil)
         }
         try countDropped(plan, of: step, into: &report)
         progress?.report(step: number, from: step.fromName, to: step.toName, .restructuring)
@@ -66,7 +66,7 @@ struct PostgresMigrationRun {
             try runStage(didMigrate, of: step, phase: "didMigrate", over: store(step.to, readsNullAsUnfilled: !plan.awaitingValues.isEmpty), session: session)
             try checkFilled(plan, of: step)
         }
-        try execute(plan.afterStage, of: step, report: &report)
+        try execute(plan.afterStage, of: step, report: &report, uniqueIndices: step.isCustom ? plan.uniqueIndices : [:])
         progress?.report(step: number, from: step.fromName, to: step.toName, .finished)
     }
 
@@ -77,32 +77,31 @@ struct PostgresMigrationRun {
             currentColumnNames: currentColumnNames, readsNullAsUnfilled: readsNullAsUnfilled)
     }
 
-    /// Runs a stage's closure with a context over `store`; what it saves, and what it leaves
-    /// unsaved, is written into the migration.
+    /// Runs a stage's closure with a context over `store`, in the migration's transaction.
     private func runStage(
         _ closure: (ModelContext) throws -> Void, of step: PlannedSchemaStep, phase: String, over store: PostgresStore,
-        session: MigrationSession? = nil
+        session: MigrationSession?
     ) throws {
-        let context = ModelContext(ModelContainer(migrating: store, session: session))
-        do {
-            try closure(context)
-            if context.hasChanges { try context.save() }
-        } catch let timeout as MigrationLockTimeout {
-            throw timeout
-        } catch {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the \(phase) closure of the stage from \(step.fromName) to \(step.toName) of \(place) threw \(error); the migration was rolled back and the store is as it was")
-        }
+        try MigrationStageRun.run(
+            closure, over: store, session: session, phase: phase, from: step.fromName, to: step.toName, place: place,
+            passingThrough: { $0 is MigrationLockTimeout })
     }
 
-    private func execute(_ statements: [String], of step: PlannedSchemaStep, report: inout MigrationReport.Step) throws {
+    /// Runs `statements`; a unique index of `uniqueIndices` that rows left by a stage still
+    /// violate is refused naming its constraint.
+    private func execute(
+        _ statements: [String], of step: PlannedSchemaStep, report: inout MigrationReport.Step,
+        uniqueIndices: [String: (entity: String, constraint: [String])] = [:]
+    ) throws {
         for statement in statements {
             report.sql.append(statement)
             do {
                 try session.query(PostgresQuery(unsafeSQL: statement))
-            } catch let error as PostgresStatementError where error.sqlState == "55P03" {
-                throw MigrationLockTimeout(statement: statement, underlying: error)
             } catch let error as PostgresStatementError {
+                if error.sqlState == "55P03" { throw MigrationLockTimeout(statement: statement, underlying: error) }
+                if error.sqlState == "23505", let index = uniqueIndices[statement] {
+                    throw MigrationStageRun.stillShared(entity: index.entity, constraint: index.constraint, in: step.toName, place: place)
+                }
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "the migration of \(place) failed at the step from \(step.fromName) to \(step.toName), and was rolled back, nothing changed: \(error)")
             }
@@ -133,8 +132,7 @@ struct PostgresMigrationRun {
             let column = PostgresNames.quoted(awaiting.column)
             let count = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(awaiting.table) WHERE \(column) IS NULL")).first?.decode(Int64.self) ?? 0
             guard count > 0 else { continue }
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(awaiting.entity).\(awaiting.attribute) is non-optional in \(step.toName), but after the stage's didMigrate \(count) row\(count == 1 ? "" : "s") of \(place) still have no value in it; the migration was rolled back and the store is as it was. Give every model a value in didMigrate (or the attribute a default)")
+            throw MigrationStageRun.unfilled(entity: awaiting.entity, attribute: awaiting.attribute, in: step.toName, rows: Int(count), place: place)
         }
     }
 }

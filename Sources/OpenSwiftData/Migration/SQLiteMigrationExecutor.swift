@@ -158,7 +158,9 @@ enum SQLiteMigrationExecutor {
     ) throws {
         if let willMigrate = step.willMigrate {
             try db.counting(into: tally) {
-                try runStage(willMigrate, schema: step.from, db, url: url, identifier: identifier, step: step, phase: "willMigrate")
+                try MigrationStageRun.run(
+                    willMigrate, over: db.store(schema: step.from, identifier: identifier, url: url), session: nil,
+                    phase: "willMigrate", from: step.fromName, to: step.toName, place: url.path)
             }
         }
         let dropped = try db.droppedValues(structure)
@@ -185,26 +187,11 @@ enum SQLiteMigrationExecutor {
                     { progress.report(step: number, step, .migratingRows, entity: $0, rowsDone: $1, rowsTotal: $2) }
                 })
             try db.counting(into: tally) {
-                try runStage(didMigrate, schema: step.to, db, url: url, identifier: identifier, step: step, phase: "didMigrate", session: session)
+                try MigrationStageRun.run(
+                    didMigrate, over: db.store(schema: step.to, identifier: identifier, url: url), session: session,
+                    phase: "didMigrate", from: step.fromName, to: step.toName, place: url.path)
             }
-            try db.finishCustomStage(&structure)
-        }
-    }
-
-    /// Runs a custom stage's closure with a context over the migrating transaction; what the
-    /// closure saves, and what it leaves unsaved, is written into the migration.
-    private static func runStage(
-        _ closure: (ModelContext) throws -> Void, schema: Schema, _ db: SQLiteMigrationTransaction, url: URL,
-        identifier: String, step: MigrationStep, phase: String, session: MigrationSession? = nil
-    ) throws {
-        let store = db.store(schema: schema, identifier: identifier, url: url)
-        let context = ModelContext(ModelContainer(migrating: store, session: session))
-        do {
-            try closure(context)
-            if context.hasChanges { try context.save() }
-        } catch {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the \(phase) closure of the stage from \(step.fromName) to \(step.toName) threw \(error); the migration was rolled back and the store is as it was")
+            try db.finishCustomStage(&structure, place: url.path)
         }
     }
 }

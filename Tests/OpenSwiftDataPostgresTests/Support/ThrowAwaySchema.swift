@@ -7,7 +7,7 @@ import TestSupport
 
 /// A PostgreSQL schema of its own for one test, dropped with everything in it when the test is
 /// done: tests run in parallel on one server without seeing each other's tables.
-struct ThrowAwaySchema {
+struct ThrowAwaySchema: Sendable {
     let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
     let url: URL
 

@@ -90,8 +90,8 @@ extension MigrationTests {
         let error = try #require(throws: SwiftDataError.self) {
             try ModelContainer(for: BadgeSchemaV2.Badge.self, migrationPlan: BadgeClashingCodePlan.self, configurations: ModelConfiguration(url: url))
         }
-        #expect(error.description.contains("Badge rows still share values of code"))
-        #expect(error.description.contains("give every row its own value"))
+        #expect(error.description.contains("Badge rows of \(url.path) still share values of code"))
+        #expect(error.description.contains("Give every row its own value"))
         let names = try ModelContext(ModelContainer(for: BadgeSchemaV1.Badge.self, configurations: ModelConfiguration(url: url)))
             .fetch(FetchDescriptor<BadgeSchemaV1.Badge>(sortBy: [SortDescriptor(\.name)])).map(\.name)
         #expect(names == ["gold", "silver"])

@@ -114,7 +114,7 @@ enum ParcelLightweightPlan: SchemaMigrationPlan {
         let before = try storeFiles(url)
         let error = try #require(throws: SwiftDataError.self) { try open(url, ParcelForgetfulPlan.self) }
         #expect(error.description.contains("Parcel.size"))
-        #expect(error.description.contains("left 2 stored rows without a value"))
+        #expect(error.description.contains("left 2 stored rows of \(url.path) without a value"))
         #expect(try storeFiles(url) == before)
     }
 

@@ -74,8 +74,8 @@ struct SQLiteMigrationTransaction {
     }
 
     /// Checks and finishes what a custom stage's closure had to fill, then drops the old tables.
-    func finishCustomStage(_ structure: inout TableRestructuring) throws {
-        try structure.finishCustomStage(in: db)
+    func finishCustomStage(_ structure: inout TableRestructuring, place: String) throws {
+        try structure.finishCustomStage(in: db, place: place)
     }
 
     /// A store over the transaction, reading and writing `schema`'s tables (under `storedNames`

@@ -20,7 +20,7 @@ package struct TableRestructuring {
     /// default then start with their type's empty value (0, "", false, empty data, the reference
     /// date) for the stage to fill. A table that only gains columns is altered in place, so its
     /// old columns are still there to read; any other changed table is rebuilt keeping its old
-    /// rows, renamed `_osd_old_<Entity>`, until ``finishCustomStage(in:)``. Either way the
+    /// rows, renamed `_osd_old_<Entity>`, until ``finishCustomStage(in:place:)``. Either way the
     /// stage's old models read each row as it was: how a typed transform works. Unique indices
     /// over the new columns wait until the stage has given each row its value.
     let preparesForCustomStage: Bool
@@ -170,13 +170,12 @@ package struct TableRestructuring {
     /// After the custom stage: creates the unique indices kept back for it, then drops the old
     /// tables kept for a typed transform. Rows the stage left sharing a unique value fail the
     /// migration, naming the constraint.
-    mutating func finishCustomStage(in db: Database) throws {
+    mutating func finishCustomStage(in db: Database, place: String) throws {
         for (entity, column) in columnsAwaitingValues {
             let unfilled = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM \(entity.quotedDatabaseIdentifier) WHERE \(Self.isUnfilled(column.quotedDatabaseIdentifier))") ?? 0
             if unfilled > 0 {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "\(entity).\(column) is non-optional with no default value in \(toName), and the custom stage's didMigrate left \(unfilled) stored row\(unfilled == 1 ? "" : "s") without a value for it; set it on every model in didMigrate (and save), give it a default, or make it optional (nothing was changed)")
+                throw MigrationStageRun.unfilled(entity: entity, attribute: column, in: toName, rows: unfilled, place: place)
             }
         }
         columnsAwaitingValues = []
@@ -184,8 +183,7 @@ package struct TableRestructuring {
             do {
                 try execute(index.sql, db)
             } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "after the custom stage to \(toName), stored \(index.entity) rows still share values of \(index.constraint.joined(separator: ", ")), which \(toName) declares unique; give every row its own value in the stage (nothing was changed)")
+                throw MigrationStageRun.stillShared(entity: index.entity, constraint: index.constraint, in: toName, place: place)
             }
         }
         deferredUniqueIndices = []
