@@ -52,29 +52,32 @@ enum LedgerPlan: SchemaMigrationPlan {
     }
 }
 
-/// MigrationTester on the server: sample stores in throw-away schemas, migrated there, checked
-/// as on SQLite, and dropped.
-@Suite(.serialized, .enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
-struct PostgresMigrationTesterTests {
-    @Test func everyPathIsCheckedOnTheServerAsOnSQLite() throws {
+/// MigrationTester, on each backend: sample stores of every version (files, or throw-away
+/// PostgreSQL schemas dropped afterwards), migrated along every path and checked.
+@Suite(.serialized) struct MigrationTesterBehaviourTests {
+    @Test(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+    func everyPathIsCheckedOnTheServerAsOnSQLite() throws {
         let url = try #require(PostgresTestServer.url)
         let checks = try MigrationTester(for: CratePlan.self).verifyEveryPath(onPostgres: url, sampleRowsPerEntity: 30)
         let onSQLite = try MigrationTester(for: CratePlan.self).verifyEveryPath(sampleRowsPerEntity: 30)
         #expect(checks.map(\.source) == onSQLite.map(\.source))
         #expect(checks.map { $0.report.steps.count } == [3, 2, 1])
+        #expect(onSQLite.map { $0.report.steps.count } == [3, 2, 1])
         #expect(checks.allSatisfy { $0.report.steps.allSatisfy { !$0.sql.isEmpty } })
         #expect(try testerSchemas(url).isEmpty)
     }
 
-    @Test func valuesLostOnTheWayFailTheCheckByName() throws {
-        let url = try #require(PostgresTestServer.url)
+    @Test(arguments: Backend.available) func valuesLostOnTheWayFailTheCheckByName(backend: Backend) throws {
         #expect {
-            try MigrationTester(for: LedgerPlan.self).verifyEveryPath(onPostgres: url, sampleRowsPerEntity: 20)
+            switch backend {
+            case .sqlite: try MigrationTester(for: LedgerPlan.self).verifyEveryPath(sampleRowsPerEntity: 20)
+            case .postgres: try MigrationTester(for: LedgerPlan.self).verifyEveryPath(onPostgres: try #require(PostgresTestServer.url), sampleRowsPerEntity: 20)
+            }
         } throws: { error in
             let text = "\(error)"
             return text.contains("Ledger.note") && text.contains("LedgerV2") && text.contains("lost")
         }
-        #expect(try testerSchemas(url).isEmpty)
+        if backend == .postgres { #expect(try testerSchemas(try #require(PostgresTestServer.url)).isEmpty) }
     }
 
     private func testerSchemas(_ url: URL) throws -> [String] {
