@@ -100,7 +100,7 @@ struct PostgresMigrationRun {
             } catch let error as PostgresStatementError {
                 if error.sqlState == "55P03" { throw MigrationLockTimeout(statement: statement, underlying: error) }
                 if error.sqlState == "23505", let index = uniqueIndices[statement] {
-                    throw MigrationStageRun.stillShared(entity: index.entity, constraint: index.constraint, in: step.toName, place: place)
+                    throw SwiftDataError.stageLeftValuesShared(entity: index.entity, constraint: index.constraint, in: step.toName, place: place)
                 }
                 throw SwiftDataError.loadIssueModelContainer.explaining(
                     "the migration of \(place) failed at the step from \(step.fromName) to \(step.toName), and was rolled back, nothing changed: \(error)")
@@ -132,7 +132,7 @@ struct PostgresMigrationRun {
             let column = PostgresNames.quoted(awaiting.column)
             let count = try session.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(awaiting.table) WHERE \(column) IS NULL")).first?.decode(Int64.self) ?? 0
             guard count > 0 else { continue }
-            throw MigrationStageRun.unfilled(entity: awaiting.entity, attribute: awaiting.attribute, in: step.toName, rows: Int(count), place: place)
+            throw SwiftDataError.stageLeftRowsUnfilled(entity: awaiting.entity, attribute: awaiting.attribute, in: step.toName, rows: Int(count), place: place)
         }
     }
 }

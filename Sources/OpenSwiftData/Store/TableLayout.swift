@@ -1,8 +1,8 @@
-import GRDB
-
-/// How one entity is laid out in SQLite in one store: its table, the column of each stored
-/// attribute, and the SQL statements that read and write its rows. The DocC article
-/// HowValuesAreStored describes the tables it makes.
+/// How one entity is laid out in a store's tables, alike in every store: its table, the column
+/// of each stored attribute, the keys of its to-one relationships, and how a model's values
+/// are read from a row. SQLite's statements over the layout are in
+/// `Store/SQLite/TableLayout+SQLite.swift`; PostgreSQL's in its own module. The DocC article
+/// HowValuesAreStored describes the tables.
 ///
 /// The column order is part of every statement and of ``rowDecoder``: `_pk`, the attributes
 /// kept in the table in declaration order, then the to-one relationships' keys. The classes of
@@ -40,16 +40,6 @@ package final class TableLayout: @unchecked Sendable {
         return tables
     }
 
-    /// `?, ?, …`: `count` parameters, for a `VALUES` or `IN` list.
-    package static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
-    /// Deletes the rows with `keyCount` keys, bound in order.
-    func deleteSQL(keyCount: Int) -> String {
-        "DELETE FROM \(tableName) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) IN (\(Self.placeholders(keyCount)))"
-    }
-
     /// The condition that a row's key is one of `rowIDs`.
     package func keyIsOne(of rowIDs: [Int64]) -> SQLFragment {
         "\(keyColumn) IN (\(SQLFragment.list(rowIDs.map { .integer($0) })))"
@@ -58,11 +48,6 @@ package final class TableLayout: @unchecked Sendable {
     /// The key column, qualified with the table's name, as every store's queries name it.
     package var keyColumn: SQLFragment {
         .column(Self.primaryKeyColumn, of: storedName)
-    }
-
-    /// The key column, qualified with the table's name for queries that join other tables.
-    package var qualifiedKeyColumn: String {
-        "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
     }
 
     package let entity: Schema.Entity
@@ -134,8 +119,6 @@ package final class TableLayout: @unchecked Sendable {
         foreignKeys = relationships.filter(\.isToOne)
         columnIndexByName = Dictionary(columns.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         self.storedName = storedName ?? root.name
-        tableName = self.storedName.quotedDatabaseIdentifier
-        let table = tableName
         if let hierarchy {
             // Every class of a hierarchy selects the table's columns alike, so one query reads
             // rows of any of them, each decoded by its class's decoder.
@@ -144,17 +127,18 @@ package final class TableLayout: @unchecked Sendable {
         } else {
             selectedColumns = [Self.primaryKeyColumn] + columns.map(\.name) + foreignKeys.map(\.name)
         }
-        selectList = selectedColumns.map { "\(table).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
-        var names = (columns.map(\.name) + foreignKeys.map(\.name)).map(\.quotedDatabaseIdentifier)
-        var values = Array(repeating: "?", count: names.count)
-        if hierarchy != nil {
-            names.append(Self.entityColumn.quotedDatabaseIdentifier)
-            values.append("'\(entity.name.replacingOccurrences(of: "'", with: "''"))'")
+        let constraints = entity.uniquenessConstraintsWithInherited
+        let columnIndexByName = columnIndexByName
+        if constraints.count == 1, let constraint = constraints.first,
+           constraint.allSatisfy({ name in columnIndexByName[name].map { !columns[$0].isOptional } ?? false }) {
+            upsertConstraint = constraint
+        } else {
+            upsertConstraint = nil
         }
-        insertSQL = names.isEmpty
-            ? "INSERT INTO \(tableName) DEFAULT VALUES"
-            : "INSERT INTO \(tableName) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
-        upsertSQL = Self.upsertSQL(insertSQL: insertSQL, entity: entity, columns: columns, columnIndexByName: columnIndexByName)
+        let statements = Self.sqliteStatements(
+            storedName: self.storedName, entity: entity, selectedColumns: selectedColumns, columns: columns, foreignKeys: foreignKeys,
+            inHierarchy: hierarchy != nil, upsertConstraint: upsertConstraint)
+        (tableName, selectList, insertSQL, upsertSQL) = (statements.tableName, statements.selectList, statements.insert, statements.upsert)
         rowDecoder = RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: selectedColumns,
             readsAnotherClass: registryKey != nil)!
@@ -169,13 +153,13 @@ package final class TableLayout: @unchecked Sendable {
         // A migration rebuilds a table with side tables rather than altering it in place, so
         // the old layout reads another table then; the second check keeps a change there from
         // handing old models rows without their side tables' values.
-        guard other.tableName == tableName, externalColumns.isEmpty else { return nil }
+        guard other.storedName == storedName, externalColumns.isEmpty else { return nil }
         return RowDecoder(
             entity: entity, layout: layout, columns: columns, relationships: relationships, selectedColumns: other.selectedColumns,
             sharingValuesOf: other)
     }
 
-    /// The quoted table name: the entity's, or for a class of a hierarchy its root's.
+    /// SQLite's quoted table name: the entity's, or for a class of a hierarchy its root's.
     package let tableName: String
     /// The table's name, unquoted: what queries name it by in every store's dialect.
     package let storedName: String
@@ -183,19 +167,23 @@ package final class TableLayout: @unchecked Sendable {
     /// to-one relationships' keys; for a class of a hierarchy, `_pk`, `_entity` and every
     /// column of the hierarchy's table, alike for all its classes.
     package let selectedColumns: [String]
-    /// `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
+    /// SQLite's `"Film"."_pk", "Film"."title", …`: `selectedColumns`, qualified and quoted.
     let selectList: String
+    /// SQLite's insert of a row.
     let insertSQL: String
-    /// The insert as one statement that inserts nothing where a row holds the same unique
-    /// values, which the save then merges the model into (``UpsertMerge``): for an entity with
-    /// one uniqueness constraint over non-optional attributes. Otherwise `nil`, and a save looks
-    /// for that row first (`IS` matches `NULL`, which a unique index never does). SQLite counts
-    /// a key off the table's sequence before it finds the conflict, so an upsert that updates
-    /// leaves a gap in the keys new rows get.
+    /// SQLite's insert as one statement that inserts nothing where a row holds the same unique
+    /// values, which the save then merges the model into (``UpsertMerge``), for an
+    /// ``upsertConstraint``. Otherwise `nil`, and a save looks for that row first (`IS` matches
+    /// `NULL`, which a unique index never does). SQLite counts a key off the table's sequence
+    /// before it finds the conflict, so an upsert that updates leaves a gap in the keys new
+    /// rows get.
     let upsertSQL: String?
-    /// Whether an insert can find the row holding its unique values in the same statement: one
-    /// uniqueness constraint, over non-optional attributes (``upsertSQL``'s case).
-    package var upsertsInOneStatement: Bool { upsertSQL != nil }
+    /// The entity's one uniqueness constraint when every attribute of it is non-optional: an
+    /// insert can then find the row holding its unique values in the same statement (every
+    /// store's upsert in one statement). `nil` for none, several, or one over an optional.
+    package let upsertConstraint: [String]?
+    /// Whether an insert can find the row holding its unique values in the same statement.
+    package var upsertsInOneStatement: Bool { upsertConstraint != nil }
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.
     package let rowDecoder: RowDecoder
 
@@ -217,162 +205,9 @@ package final class TableLayout: @unchecked Sendable {
         return (attributes, foreignKeys)
     }
 
-    /// `CREATE TABLE` and `CREATE INDEX` statements of the table, its join and side tables, for a
-    /// new store and for a migration (everything but the table itself is `IF NOT EXISTS`). A
-    /// subentity's table is its root's: its statements are its indices and join tables, run
-    /// after the root's (``creationOrder``).
-    var creationSQL: [String] {
-        if entity.superentity != nil { return Array(creationSQLAfterTable) }
-        if hierarchyEntities != nil {
-            let (attributes, foreignKeys) = Self.hierarchyColumns(entity.rootEntity.selfAndDescendants)
-            let own = Set(entity.attributesInOrder.map(\.name))
-            var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
-            definitions.append("\(Self.entityColumn.quotedDatabaseIdentifier) TEXT NOT NULL")
-            for attribute in attributes {
-                // A subclass's column holds NULL in the rows of the other classes.
-                let required = own.contains(attribute.name) && !attribute.isOptional
-                definitions.append(
-                    "\(attribute.name.quotedDatabaseIdentifier) \((attribute.storageType ?? .string).sqlType)\(required ? " NOT NULL" : "")")
-            }
-            definitions += foreignKeys.map { "\($0.quotedDatabaseIdentifier) INTEGER" }
-            return ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"] + creationSQLAfterTable
-        }
-        return flatCreationSQL
-    }
-
-    /// The order tables are created in: a hierarchy's root before its subentities.
-    static func creationOrder(_ lhs: TableLayout, _ rhs: TableLayout) -> Bool {
-        let (left, right) = (lhs.entity.depth, rhs.entity.depth)
-        return left != right ? left < right : lhs.entity.name < rhs.entity.name
-    }
-
-    /// The statements of ``creationSQL`` after the table's own: indices, join and side tables.
-    private var creationSQLAfterTable: [String] {
-        Array(flatCreationSQL.dropFirst())
-    }
-
-    private var flatCreationSQL: [String] {
-        // AUTOINCREMENT: a deleted row's key is never given to a later row, so an identifier
-        // held elsewhere (another actor, another process, UserDefaults) can never name a
-        // different model; without it SQLite reuses the largest key once that row is deleted.
-        var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
-        for column in columns {
-            definitions.append(
-                "\(column.name.quotedDatabaseIdentifier) \(column.codec.storage.sqlType)\(column.isOptional ? "" : " NOT NULL")")
-        }
-        for foreignKey in foreignKeys {
-            definitions.append("\(foreignKey.name.quotedDatabaseIdentifier) INTEGER")
-        }
-        var statements = ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"]
-        statements += indices.map(\.sql)
-        for relationship in relationships where relationship.createsJoinTable {
-            guard case .joinTable(let table, _, _) = relationship.storage else { continue }
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(table.quotedDatabaseIdentifier) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID")
-            statements.append(
-                "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
-        }
-        statements += externalColumns.map(externalTableSQL)
-        return statements
-    }
-
-    /// The table's indices, by name: uniqueness constraints, `#Index` declarations and the keys
-    /// of to-one relationships.
-    var indices: [(name: String, sql: String)] {
-        var indices = entity.uniquenessConstraints.map { indexDefinition(columns: $0, unique: true) }
-        indices += entity.indices.map { indexDefinition(columns: $0, unique: false) }
-        // A subentity's inherited keys are indexed under its superentity's name.
-        let declared = Set(entity.declaredRelationships.map(\.name))
-        for foreignKey in foreignKeys where entity.superentity == nil || declared.contains(foreignKey.name) {
-            let name = Self.foreignKeyIndexName(entity: entity.name, relationship: foreignKey.name)
-            indices.append((name, "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))"))
-        }
-        return indices
-    }
-
-    /// The names of the indices ``indices`` makes for `entity`, found from the entity alone.
-    static func indexNames(of entity: Schema.Entity) -> [String] {
-        entity.uniquenessConstraints.map { indexName(entity: entity.name, columns: $0, unique: true) }
-            + entity.indices.map { indexName(entity: entity.name, columns: $0, unique: false) }
-            + entity.declaredRelationships.filter(\.isToOne).map { foreignKeyIndexName(entity: entity.name, relationship: $0.name) }
-    }
-
-    private static func indexName(entity: String, columns: [String], unique: Bool) -> String {
-        "\(entity)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
-    }
-
-    private static func foreignKeyIndexName(entity: String, relationship: String) -> String {
-        "\(entity)_key_\(relationship)"
-    }
-
-    /// The quoted name of the side table of an attribute with `.externalStorage`.
-    func externalTableName(_ column: Column) -> String {
-        Self.externalTableName(entity: entity.name, attribute: column.name)
-    }
-
-    static func externalTableName(entity: String, attribute: String) -> String {
-        unquotedExternalTableName(entity: entity, attribute: attribute).quotedDatabaseIdentifier
-    }
-
+    /// The name of the side table of an attribute with `.externalStorage`, unquoted.
     package static func unquotedExternalTableName(entity: String, attribute: String) -> String {
         "_osd_external_\(entity)_\(attribute)"
-    }
-
-    /// `CREATE TABLE` of an external attribute's side table: a row per saved model (`NULL` for
-    /// `nil`), deleted with the model's row.
-    func externalTableSQL(_ column: Column) -> String {
-        let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
-        return "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))"
-    }
-
-    /// Stores an external attribute's value for a row, replacing what the row had (`NULL` for
-    /// `nil`).
-    func writeExternalValueSQL(_ column: Column) -> String {
-        "INSERT OR REPLACE INTO \(externalTableName(column)) (\(Self.primaryKeyColumn.quotedDatabaseIdentifier), \"value\") VALUES (?, ?)"
-    }
-
-    func readExternalValueSQL(_ column: Column) -> String {
-        "SELECT \"value\" FROM \(externalTableName(column)) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
-    }
-
-    /// `CREATE UNIQUE INDEX` of one of the entity's uniqueness constraints.
-    func uniqueIndexSQL(_ constraint: [String]) -> String {
-        indexDefinition(columns: constraint, unique: true).sql
-    }
-
-    private func indexDefinition(columns: [String], unique: Bool) -> (name: String, sql: String) {
-        let name = Self.indexName(entity: entity.name, columns: columns, unique: unique)
-        let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
-    }
-
-    /// For a class of a hierarchy, the statement giving a row (its key the argument) this
-    /// class: an insert that updates a stored row makes it an instance of the inserted class.
-    var setClassSQL: String? {
-        guard hierarchyEntities != nil else { return nil }
-        return "UPDATE \(tableName) SET \(Self.entityColumn.quotedDatabaseIdentifier) = '\(entity.name.replacingOccurrences(of: "'", with: "''"))' WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
-    }
-
-    private static func upsertSQL(insertSQL: String, entity: Schema.Entity, columns: [Column], columnIndexByName: [String: Int]) -> String? {
-        let constraints = entity.uniquenessConstraintsWithInherited
-        guard constraints.count == 1, let constraint = constraints.first,
-              constraint.allSatisfy({ name in columnIndexByName[name].map { !columns[$0].isOptional } ?? false })
-        else { return nil }
-        let target = constraint.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return insertSQL + " ON CONFLICT (\(target)) DO NOTHING"
-    }
-
-    /// `UPDATE` of the given columns of one row; the row's key is the last argument.
-    func updateSQL(columnIndices: [Int]) -> String {
-        let assignments = columnIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }
-        return "UPDATE \(tableName) SET \(assignments.joined(separator: ", ")) WHERE \(Self.primaryKeyColumn.quotedDatabaseIdentifier) = ?"
-    }
-
-    /// A query finding the row whose values match a uniqueness constraint; `IS` makes `NULL`
-    /// match `NULL`, as SwiftData's constraints do.
-    func uniqueLookupSQL(constraint: [String]) -> String {
-        let conditions = constraint.map { "\($0.quotedDatabaseIdentifier) IS ?" }
-        return "SELECT \(Self.primaryKeyColumn.quotedDatabaseIdentifier) FROM \(tableName) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
     }
 
     /// The column holding the property at `keyPath`, for queries.
@@ -383,13 +218,8 @@ package final class TableLayout: @unchecked Sendable {
 
     /// What `column` stores for the model's value, or an error naming the property when it has
     /// none (non-optional) or cannot be encoded.
-    package func encode(_ state: ModelState, _ column: Column) throws -> DatabaseValue {
-        try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0).databaseValue } ?? .null }
-    }
-
-    /// What `column` stores for the model's value, as ``encode(_:_:)`` says.
     package func storedValue(of state: ModelState, _ column: Column) throws -> StoredValue {
-        StoredValue(try encode(state, column))
+        try encoding(state, column) { slot in try ModelState.optional(slot).map { try column.codec.encode($0) } ?? .null }
     }
 
     /// The model's value for `column` read where it lies, when it is an `Int`, a `Double` (not
@@ -418,22 +248,13 @@ package final class TableLayout: @unchecked Sendable {
         case string(String)
     }
 
-    /// Binds the model's value for `column` to a parameter of an insert or update, with the
-    /// errors of ``encode(_:_:)``.
-    func bind(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {
-        // An integer, real or text is bound from its slot, without boxing it. (What that can
-        // throw is SQLite refusing the value, which `encoding` passes on as it is too.)
-        if state.hasValue(at: column.propertyIndex),
-           try statement.bind(slot: column.propertyIndex, of: state.values, as: column.codec, at: position)
-        {
-            return
-        }
-        try encoding(state, column) { try statement.bind($0, as: column.codec, at: position) }
-    }
-
     /// Calls `body` with the model's slot for `column` (``ModelState/noValue`` for none, which
-    /// only an optional may have), and names the property in any error encoding it raises.
-    private func encoding<Result>(_ state: ModelState, _ column: Column, _ body: (Any) throws -> Result) throws -> Result {
+    /// only an optional may have), and names the property in any error encoding it raises;
+    /// errors `passingThrough` says are not the codec's (the database refusing a bound value)
+    /// are thrown as they are.
+    func encoding<Result>(
+        _ state: ModelState, _ column: Column, passingThrough: (any Error) -> Bool = { _ in false }, _ body: (Any) throws -> Result
+    ) throws -> Result {
         let index = column.propertyIndex
         let hasValue = state.hasValue(at: index)
         if !hasValue, !column.isOptional {
@@ -443,8 +264,7 @@ package final class TableLayout: @unchecked Sendable {
         do {
             // The slot is handed over where it lies, not copied out of the array first.
             return try hasValue ? body(state.values[index]) : body(ModelState.noValue)
-        } catch let error as DatabaseError {
-            // SQLite refusing the bound value (too big, say) is the save's failure, not the codec's.
+        } catch where passingThrough(error) {
             throw error
         } catch {
             throw SwiftDataError.modelValidationFailure.explaining(

@@ -81,7 +81,7 @@ enum SizedParcelFillingPlan: SchemaMigrationPlan {
                 configurations: ModelConfiguration(url: url))
         }
         #expect(error.description.contains("Parcel.size is non-optional with no default value in SizedParcelV2 (2.0.0)"))
-        #expect(error.description.contains("left 1 stored row without a value"))
+        #expect(error.description.contains("left 1 stored row of \(url.path) without a value"))
         #expect(try storeFiles(url) == before)
     }
 

@@ -175,7 +175,7 @@ package struct TableRestructuring {
             let unfilled = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM \(entity.quotedDatabaseIdentifier) WHERE \(Self.isUnfilled(column.quotedDatabaseIdentifier))") ?? 0
             if unfilled > 0 {
-                throw MigrationStageRun.unfilled(entity: entity, attribute: column, in: toName, rows: unfilled, place: place)
+                throw SwiftDataError.stageLeftRowsUnfilled(entity: entity, attribute: column, in: toName, rows: unfilled, place: place)
             }
         }
         columnsAwaitingValues = []
@@ -183,7 +183,7 @@ package struct TableRestructuring {
             do {
                 try execute(index.sql, db)
             } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
-                throw MigrationStageRun.stillShared(entity: index.entity, constraint: index.constraint, in: toName, place: place)
+                throw SwiftDataError.stageLeftValuesShared(entity: index.entity, constraint: index.constraint, in: toName, place: place)
             }
         }
         deferredUniqueIndices = []
