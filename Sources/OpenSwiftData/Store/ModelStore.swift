@@ -89,7 +89,7 @@ extension ModelStore {
         if queried.hierarchyEntities != nil, let name = row.text(at: 1), name != queried.entity.name {
             guard let rowTable = tables[name] else {
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "row \(rowID) of \(queried.tableName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
+                    "row \(rowID) of \(queried.storedName) is of the entity \(name), which the models the store is opened with do not have; open it with the model classes of every entity it holds")
             }
             table = rowTable
         }

@@ -95,7 +95,7 @@ extension StoreHistory {
                     guard let attribute = state.layout.properties[column.propertyIndex].marker as? Schema.Attribute,
                           attribute.options.contains(.preserveValueOnDeletion)
                     else { continue }
-                    change.tombstone.append((column.name, StoredValue(try table.encode(state, column))))
+                    change.tombstone.append((column.name, try table.storedValue(of: state, column)))
                 }
             }
             changes.append(change)
