@@ -41,6 +41,9 @@ struct PostgresMigration {
         var renamedColumns: [String: [String: String]] = [:]
         /// The unique indices the step creates, by statement: the entity and its constraint.
         var uniqueIndices: [String: (entity: String, constraint: [String])] = [:]
+        /// The new unique constraints over columns the table already holds, which its stored
+        /// rows must not repeat: the table and each column's stored name (and whether it is text).
+        var newUniqueConstraints: [(entity: String, constraint: [String], table: String, columns: [(name: String, isText: Bool)])] = []
     }
 
     /// The statements of `step`, and what it drops.
@@ -200,6 +203,13 @@ struct PostgresMigration {
                 let sql = tables.indexSQL(entity, columns: columns, unique: true)
                 later.append(sql)
                 plan.uniqueIndices[sql] = (entity.name, columns)
+                let stored = columns.compactMap { name -> (name: String, isText: Bool)? in
+                    if let attribute = entity.attributesByName[name] {
+                        return previous.attribute(continuedBy: attribute).map { ($0.name, ($0.storageType ?? .string) == .string) }
+                    }
+                    return entity.relationshipsByName[name] != nil && previous.relationshipsByName[name] != nil ? (name, false) : nil
+                }
+                if stored.count == columns.count { plan.newUniqueConstraints.append((entity.name, columns, table, stored)) }
             }
         }
         guard refusals.isEmpty else {

@@ -53,6 +53,7 @@ struct PostgresMigrationRun {
             try runStage(willMigrate, of: step, phase: "willMigrate", over: store(step.from), session: nil)
         }
         try countDropped(plan, of: step, into: &report)
+        try checkRepeatedUniqueValues(plan, of: step, into: &report)
         progress?.report(step: number, from: step.fromName, to: step.toName, .restructuring)
         try execute(plan.statements, of: step, report: &report)
         if let didMigrate = step.didMigrate {
@@ -123,6 +124,31 @@ struct PostgresMigrationRun {
                 report.droppedEntities.append(.init(entity: item.entity, rows: Int(count)))
             }
         }
+    }
+
+    /// Refuses the step, before it changes anything, when stored rows (after `willMigrate`)
+    /// repeat the values of a unique constraint it adds, naming them as SQLite's store does.
+    private func checkRepeatedUniqueValues(_ plan: PostgresMigration.StepPlan, of step: PlannedSchemaStep, into report: inout MigrationReport.Step) throws {
+        var problems: [String] = []
+        for unique in plan.newUniqueConstraints {
+            let columns = unique.columns.map { PostgresNames.quoted($0.name) }.joined(separator: ", ")
+            let texts = unique.columns.map { "\(PostgresNames.quoted($0.name))::text" }.joined(separator: ", ")
+            let rows = try session.query(PostgresQuery(
+                unsafeSQL: "SELECT \(texts), count(*) FROM \(unique.table) GROUP BY \(columns) HAVING count(*) > 1 ORDER BY \(columns) LIMIT 5"))
+            let repetitions = try rows.map { row -> (values: [String], rows: Int) in
+                let cells = Array(row)
+                let values = try unique.columns.indices.map { index -> String in
+                    guard let text = try cells[index].decode(String?.self) else { return "NULL" }
+                    return unique.columns[index].isText ? text.debugDescription : text
+                }
+                return (values, Int(try cells[unique.columns.count].decode(Int64.self)))
+            }
+            guard !repetitions.isEmpty else { continue }
+            report.uniqueConflicts.append(.init(
+                entity: unique.entity, attributes: unique.constraint, repetitions: repetitions.map { .init(values: $0.values, rows: $0.rows) }))
+            problems.append(SwiftDataError.repeatedUniqueValuesProblem(entity: unique.entity, constraint: unique.constraint, in: step.toName, repetitions: repetitions))
+        }
+        if !problems.isEmpty { throw SwiftDataError.migrationLosesData(from: step.fromName, to: step.toName, problems: problems) }
     }
 
     /// Refuses the step when `didMigrate` left a row without a value in a non-optional column

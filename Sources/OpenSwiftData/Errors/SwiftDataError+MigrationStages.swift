@@ -1,5 +1,22 @@
-/// The refusals both stores' migration runners make after a custom stage's code, worded once.
+/// The refusals both stores' migration runners make, worded once: a step that would lose
+/// data, and what a custom stage's code left undone.
 extension SwiftDataError {
+    /// The refusal of the step from `fromName` to `toName`, listing each of `problems`.
+    package static func migrationLosesData(from fromName: String, to toName: String, problems: [String]) -> SwiftDataError {
+        SwiftDataError.loadIssueModelContainer.explaining(
+            "the store cannot be migrated from \(fromName) to \(toName) without losing data; nothing was changed:\n"
+                + problems.map { "- \($0)" }.joined(separator: "\n"))
+    }
+
+    /// The problem of a new unique constraint over stored rows that repeat values (at most
+    /// five of them, as SQL literals, with how many rows hold each).
+    package static func repeatedUniqueValuesProblem(
+        entity: String, constraint: [String], in toName: String, repetitions: [(values: [String], rows: Int)]
+    ) -> String {
+        let values = repetitions.map { "(" + $0.values.joined(separator: ", ") + ") \($0.rows) times" }
+        return "\(entity) gets a unique constraint on \(constraint.joined(separator: ", ")) in \(toName), but stored rows repeat values: \(values.joined(separator: "; ")); remove the duplicates in a custom stage's willMigrate"
+    }
+
     /// The refusal when `didMigrate` left `rows` rows without a value in a non-optional
     /// attribute with no default that the stage was to fill.
     package static func stageLeftRowsUnfilled(entity: String, attribute: String, in toName: String, rows: Int, place: String) -> SwiftDataError {

@@ -119,6 +119,17 @@ public struct MigrationReport: Sendable, CustomStringConvertible {
         public struct Repetition: Sendable, Equatable {
             public let values: [String]
             public let rows: Int
+
+            package init(values: [String], rows: Int) {
+                self.values = values
+                self.rows = rows
+            }
+        }
+
+        package init(entity: String, attributes: [String], repetitions: [Repetition]) {
+            self.entity = entity
+            self.attributes = attributes
+            self.repetitions = repetitions
         }
     }
 

@@ -20,9 +20,7 @@ extension TableRestructuring {
 
     /// The error that refuses a migration for `problems`, naming the versions.
     func refusal(_ problems: [String]) -> SwiftDataError {
-        SwiftDataError.loadIssueModelContainer.explaining(
-            "the store cannot be migrated from \(fromName) to \(toName) without losing data; nothing was changed:\n"
-                + problems.map { "- \($0)" }.joined(separator: "\n"))
+        SwiftDataError.migrationLosesData(from: fromName, to: toName, problems: problems)
     }
 
     /// The attributes whose type changes, which no lightweight step can carry over.
@@ -80,9 +78,7 @@ extension TableRestructuring {
                 continue
             }
             if !duplicates.isEmpty {
-                let values = duplicates.map { "(" + $0.values.joined(separator: ", ") + ") \($0.rows) times" }
-                problems.append(
-                    "\(entity.name) gets a unique constraint on \(constraint.joined(separator: ", ")) in \(toName), but stored rows repeat values: \(values.joined(separator: "; ")); remove the duplicates in a custom stage's willMigrate")
+                problems.append(SwiftDataError.repeatedUniqueValuesProblem(entity: entity.name, constraint: constraint, in: toName, repetitions: duplicates))
             }
         }
         return problems
