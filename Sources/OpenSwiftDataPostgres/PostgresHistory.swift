@@ -155,32 +155,29 @@ final class PostgresHistory: Sendable {
             throw SwiftDataError.invalidTransactionFetchRequest.explaining("the history of a PostgreSQL store cannot answer: \(error.explanation ?? "\(error)")")
         }
         if let limit { sql += " LIMIT \(limit)" }
-        var read = try session.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map { row in
+        let read = try session.query(PostgresQuery(unsafeSQL: sql, binds: binds)).map { row in
             let (id, timestamp, author, bundle, process) = try row.decode((Int64, Double, String?, String, String).self)
             return StoreHistory.Transaction(
                 id: id, timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: author, bundle: bundle, process: process)
         }
         guard !read.isEmpty else { return [] }
-        let position = Dictionary(uniqueKeysWithValues: read.enumerated().map { ($1.id, $0) })
         binds = PostgresBindings()
         binds.append(read.map(\.id))
-        var preserved: [Int64: [(attribute: String, value: StoredValue)]] = [:]
-        for row in try session.query(PostgresQuery(
-            unsafeSQL: "SELECT \"transactionID\", \"ordinal\", \"attribute\", \"kind\", \"value\" FROM \(tombstones) WHERE \"transactionID\" = ANY($1)", binds: binds))
-        {
+        let preserved = try session.query(PostgresQuery(
+            unsafeSQL: "SELECT \"transactionID\", \"ordinal\", \"attribute\", \"kind\", \"value\" FROM \(tombstones) WHERE \"transactionID\" = ANY($1)", binds: binds)
+        ).map { row in
             let (transaction, ordinal, attribute, kind, text) = try row.decode((Int64, Int64, String, Int64, String).self)
-            preserved[StoreHistory.changeIdentifier(transaction: transaction, ordinal: ordinal), default: []].append((attribute, Self.value(kind: kind, text: text)))
+            return (transaction: transaction, ordinal: ordinal, attribute: attribute, value: Self.value(kind: kind, text: text))
         }
-        for row in try session.query(PostgresQuery(
+        let runs = try session.query(PostgresQuery(
             unsafeSQL: "SELECT \"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\" FROM \(changes) WHERE \"transactionID\" = ANY($1) ORDER BY \"transactionID\", \"ordinal\"",
-            binds: binds))
-        {
+            binds: binds)
+        ).compactMap { row -> (transaction: Int64, run: StoreHistory.Run)? in
             let (transaction, ordinal, kind, entity, firstRow, count, updated) = try row.decode((Int64, Int64, Int64, String, Int64, Int64, String?).self)
-            guard let index = position[transaction], let kind = StoreHistory.Kind(rawValue: kind) else { continue }
-            read[index].append(
-                StoreHistory.Run(ordinal: ordinal, kind: kind, entity: entity, firstRow: firstRow, count: count, updated: updated), tombstones: preserved)
+            guard let kind = StoreHistory.Kind(rawValue: kind) else { return nil }
+            return (transaction, StoreHistory.Run(ordinal: ordinal, kind: kind, entity: entity, firstRow: firstRow, count: count, updated: updated))
         }
-        return read
+        return StoreHistory.assemble(read, runs: runs, tombstones: preserved)
     }
 
     /// Deletes the transactions `condition` selects, with their changes, and records how far

@@ -143,7 +143,7 @@ extension StoreHistory {
 
         /// Adds the changes of a recorded run, with the preserved values of its deletes (by
         /// change identifier).
-        package mutating func append(_ run: Run, tombstones: [Int64: [(attribute: String, value: StoredValue)]]) {
+        mutating func append(_ run: Run, tombstones: [Int64: [(attribute: String, value: StoredValue)]]) {
             let updated = run.updated.map { $0.split(separator: ",").map(String.init) } ?? []
             for offset in 0..<run.count {
                 let id = changeIdentifier(transaction: self.id, ordinal: run.ordinal + offset)
@@ -151,6 +151,27 @@ extension StoreHistory {
                     kind: run.kind, entity: run.entity, row: run.firstRow + offset, updated: updated, tombstone: tombstones[id] ?? [])))
             }
         }
+    }
+
+    /// The transactions read back with their changes: each run (read in transaction and
+    /// ordinal order) expanded into its changes, each delete with the values its tombstone rows
+    /// preserved. Every store reads the three tables with its own statements and hands the
+    /// rows here.
+    package static func assemble(
+        _ transactions: [Transaction], runs: [(transaction: Int64, run: Run)],
+        tombstones: [(transaction: Int64, ordinal: Int64, attribute: String, value: StoredValue)]
+    ) -> [Transaction] {
+        var assembled = transactions
+        let position = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
+        var preserved: [Int64: [(attribute: String, value: StoredValue)]] = [:]
+        for row in tombstones {
+            preserved[changeIdentifier(transaction: row.transaction, ordinal: row.ordinal), default: []].append((row.attribute, row.value))
+        }
+        for (transaction, run) in runs {
+            guard let index = position[transaction] else { continue }
+            assembled[index].append(run, tombstones: preserved)
+        }
+        return assembled
     }
 
     /// A transaction as an observer filters it: who saved, and which entities it changed.

@@ -75,31 +75,26 @@ extension StoreHistory {
         if let condition { sql += " WHERE \(condition.sqlite)" }
         sql += " ORDER BY \(orderBy.map { "\($0.sqlite), " } ?? "")\"id\""
         if let limit { sql += " LIMIT \(limit)" }
-        var transactions = try Row.fetchAll(db, sql: sql, arguments: condition?.statementArguments ?? []).map { row in
+        let transactions = try Row.fetchAll(db, sql: sql, arguments: condition?.statementArguments ?? []).map { row in
             Transaction(
                 id: row[0], timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2], bundle: row[3], process: row[4])
         }
         guard !transactions.isEmpty else { return [] }
-        let position = Dictionary(uniqueKeysWithValues: transactions.enumerated().map { ($1.id, $0) })
         let ids = "[" + transactions.map { String($0.id) }.joined(separator: ",") + "]"
-        var tombstones: [Int64: [(attribute: String, value: StoredValue)]] = [:]
-        for row in try Row.fetchAll(
+        let tombstones = try Row.fetchAll(
             db,
             sql: "SELECT \"transactionID\", \"ordinal\", \"attribute\", \"value\" FROM \(tombstonesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?))",
-            arguments: [ids])
-        {
-            tombstones[changeIdentifier(transaction: row[0], ordinal: row[1]), default: []].append((row[2], StoredValue(row[3] as DatabaseValue)))
-        }
-        for row in try Row.fetchAll(
+            arguments: [ids]
+        ).map { row in (transaction: row[0] as Int64, ordinal: row[1] as Int64, attribute: row[2] as String, value: StoredValue(row[3] as DatabaseValue)) }
+        let runs = try Row.fetchAll(
             db,
             sql: "SELECT \"transactionID\", \"ordinal\", \"kind\", \"entity\", \"firstRow\", \"count\", \"updated\" FROM \(changesTable.quotedDatabaseIdentifier) WHERE \"transactionID\" IN (SELECT value FROM json_each(?)) ORDER BY \"transactionID\", \"ordinal\"",
-            arguments: [ids])
-        {
-            guard let index = position[row[0]], let kind = Kind(rawValue: row[2]) else { continue }
-            let run = Run(ordinal: row[1], kind: kind, entity: row[3], firstRow: row[4], count: row[5], updated: row[6])
-            transactions[index].append(run, tombstones: tombstones)
+            arguments: [ids]
+        ).compactMap { row -> (transaction: Int64, run: Run)? in
+            guard let kind = Kind(rawValue: row[2]) else { return nil }
+            return (row[0], Run(ordinal: row[1], kind: kind, entity: row[3], firstRow: row[4], count: row[5], updated: row[6]))
         }
-        return transactions
+        return assemble(transactions, runs: runs, tombstones: tombstones)
     }
 
     /// The number of the newest transaction the store recorded (or `deleteHistory` removed); 0
