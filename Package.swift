@@ -121,8 +121,8 @@ let package = Package(
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer", "-use-ld=lld"])] : []
         ),
         // What the test targets share: waiting for other processes and threads off the pool
-        // that runs the tests' tasks.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // that runs the tests' tasks, the PostgreSQL server, the history tests' models.
+        .target(name: "TestSupport", dependencies: ["OpenSwiftData"], path: "Tests/TestSupport"),
         .testTarget(
             name: "OpenSwiftDataTests",
             dependencies: [

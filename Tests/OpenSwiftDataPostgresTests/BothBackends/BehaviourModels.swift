@@ -138,26 +138,3 @@ struct Dimensions: Codable, Equatable {
         self.holder = holder
     }
 }
-
-/// A model whose history keeps one value past its deletion.
-@Model final class Memo {
-    var title: String
-    @Attribute(.preserveValueOnDeletion) var code: String
-    var body: String?
-    init(title: String, code: String) {
-        self.title = title
-        self.code = code
-    }
-}
-
-@Model final class Jotter {
-    var name: String
-    @Relationship(deleteRule: .cascade, inverse: \JotterPage.jotter) var pages: [JotterPage] = []
-    init(name: String) { self.name = name }
-}
-
-@Model final class JotterPage {
-    var number: Int
-    var jotter: Jotter?
-    init(number: Int) { self.number = number }
-}

@@ -2,34 +2,15 @@ import Foundation
 import Synchronization
 import OpenSwiftData
 import Testing
+import TestSupport
 
 /// Persistent history, on each backend: every save that changes the store records a
 /// transaction with its changes, in the save's own transaction, read back by another container
 /// with `fetchHistory`, pruned with `deleteHistory`.
 @Suite struct HistoryBehaviourTests {
-    /// Three saves by two authors: inserts, an update of one property, a delete keeping the
-    /// preserved value.
-    func writeThreeSaves(_ store: TestStore) throws -> (first: PersistentIdentifier, second: PersistentIdentifier) {
-        let context = ModelContext(try store.container())
-        context.author = "app"
-        let first = Memo(title: "groceries", code: "A1")
-        let second = Memo(title: "errands", code: "B2")
-        context.insert(first)
-        context.insert(second)
-        try context.save()
-        context.author = "widget"
-        first.body = "milk"
-        try context.save()
-        context.author = "app"
-        context.delete(second)
-        let identifiers = (first.persistentModelID, second.persistentModelID)
-        try context.save()
-        return identifiers
-    }
-
     @Test(arguments: Backend.available) func eachSaveIsATransactionWithItsChanges(backend: Backend) throws {
         let store = try backend.store([Memo.self])
-        let (first, second) = try writeThreeSaves(store)
+        let (first, second) = try writeThreeSaves(into: store.container())
         let history = try ModelContext(try store.container()).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(history.map(\.author) == ["app", "widget", "app"])
         #expect(history.map { $0.changes.count } == [2, 1, 1])
@@ -57,7 +38,7 @@ import Testing
     /// predicates on the author and sorts with a limit are answered by the store.
     @Test(arguments: Backend.available) func aTokenKeptAsJSONFetchesWhatCameAfter(backend: Backend) throws {
         let store = try backend.store([Memo.self])
-        _ = try writeThreeSaves(store)
+        _ = try writeThreeSaves(into: store.container())
         let context = ModelContext(try store.container())
         let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         let token = try JSONDecoder().decode(DefaultHistoryToken.self, from: try JSONEncoder().encode(history[0].token))
@@ -85,7 +66,7 @@ import Testing
     /// is refused, saying why, and one after them still reads.
     @Test(arguments: Backend.available) func prunedHistoryRefusesAnExpiredToken(backend: Backend) throws {
         let store = try backend.store([Memo.self])
-        _ = try writeThreeSaves(store)
+        _ = try writeThreeSaves(into: store.container())
         let context = ModelContext(try store.container())
         let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         let (oldToken, caughtUp) = (history[0].token, history[1].token)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OpenSwiftData
 
 /// A store kind of an app's own, as SwiftData's custom stores are declared.

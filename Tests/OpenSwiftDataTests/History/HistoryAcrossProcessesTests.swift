@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OpenSwiftData
 
 /// History on a store several processes share: each process's saves are recorded with its own
@@ -29,7 +30,7 @@ import Testing
 
     @Test func osdHistoryListsTheTransactions() async throws {
         let url = temporaryStoreURL("memos")
-        try HistoryTests().writeThreeSaves(url)
+        try writeThreeSaves(into: ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
         let listing = try await OSDProcess.capture(["history", url.path])
         #expect(listing.status == 0)
         #expect(listing.output.contains("by widget"))

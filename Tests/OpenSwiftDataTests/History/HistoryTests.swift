@@ -1,52 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OpenSwiftData
-
-@Model final class Memo {
-    var title: String
-    @Attribute(.preserveValueOnDeletion) var code: String
-    var body: String = ""
-
-    init(title: String, code: String) {
-        self.title = title
-        self.code = code
-    }
-}
-
-@Model final class Jotter {
-    var name: String
-    @Relationship(deleteRule: .cascade, inverse: \JotterPage.jotter) var pages: [JotterPage] = []
-    init(name: String) { self.name = name }
-}
-
-@Model final class JotterPage {
-    var number: Int
-    var jotter: Jotter?
-    init(number: Int) { self.number = number }
-}
 
 /// Persistent history where only SQLite's store takes part: in memory, and across a container's
 /// several files. What history records and reads on either store is the PostgreSQL test
 /// target's `HistoryBehaviourTests`, run on an SQLite file and in a PostgreSQL schema.
 @Suite struct HistoryTests {
-    /// Three saves by two authors through a file: inserts, an update of one property, a delete
-    /// keeping the preserved value (what the store tool's tests list).
-    func writeThreeSaves(_ url: URL) throws {
-        let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(url: url)))
-        context.author = "app"
-        let first = Memo(title: "groceries", code: "A1")
-        let second = Memo(title: "errands", code: "B2")
-        context.insert(first)
-        context.insert(second)
-        try context.save()
-        context.author = "widget"
-        first.body = "milk"
-        try context.save()
-        context.author = "app"
-        context.delete(second)
-        try context.save()
-    }
-
     @Test func aPredicateTheHistoryCannotAnswerIsAnInvalidRequest() throws {
         let context = ModelContext(try ModelContainer(for: Memo.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         context.insert(Memo(title: "a", code: "A"))
