@@ -203,6 +203,14 @@ extension TableLayout {
         {
             return
         }
+        try bindEncoded(state, column, to: statement, at: position)
+    }
+
+    /// ``bind(_:_:to:at:)`` for a value its slot cannot give as it is. Kept out of line, so
+    /// that the path every integer, real and text takes stays small enough to be inlined into
+    /// the save's loops.
+    @inline(never)
+    private func bindEncoded(_ state: ModelState, _ column: Column, to statement: RawStatement, at position: Int32) throws {
         try encoding(state, column, passingThrough: { $0 is DatabaseError }) { try statement.bind($0, as: column.codec, at: position) }
     }
 }
