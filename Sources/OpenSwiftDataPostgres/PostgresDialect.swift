@@ -5,8 +5,9 @@ import OpenSwiftData
 /// (a `Bool` bound as `boolean`, a `UUID` as `uuid`); `NULL` ordered first ascending and last
 /// descending, as Swift orders `nil` (PostgreSQL's own default is the reverse).
 ///
-/// It has none of OpenSwiftData's functions and collations yet: a query calling one is
-/// answered in memory by the context (``PostgresStore/canRun(_:)``).
+/// Of OpenSwiftData's functions it computes those SQL answers exactly (arrays' membership and
+/// length, bytes' containment); a query calling another, or a collation, is answered in memory
+/// by the context (``PostgresStore/canRun(_:)``).
 struct PostgresDialect: SQLDialect {
     func identifier(_ name: String) -> String {
         PostgresNames.quoted(name)
@@ -17,7 +18,14 @@ struct PostgresDialect: SQLDialect {
     }
 
     func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
-        nil
+        switch function {
+        // A stored array is `jsonb`: containment and length are exact there (elements compared
+        // as JSON values, strings byte by byte, as SQLite's `json_each` compares them).
+        case .arrayContains: "(\(arguments[0]) @> jsonb_build_array(\(arguments[1])))"
+        case .arrayCount: "jsonb_array_length(\(arguments[0]))"
+        case .containsBytes: "(position(\(arguments[1]) in \(arguments[0])) > 0)"
+        default: nil
+        }
     }
 
     func collation(_ collation: SQLCollation) -> String? {

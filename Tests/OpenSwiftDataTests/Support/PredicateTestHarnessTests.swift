@@ -397,6 +397,15 @@ func unsupportedExplanation(of body: () throws -> Void) -> String? {
         }
         let wrong = try #require(try table.selectedIDs(where: PredicateTranslator.sql(for: predicate, columns: Wrong())))
         #expect(wrong.ids != expected)
+        // Arrays' membership and length and bytes' containment run there.
+        let needle = Data([1, 2])
+        for computed in [
+            #Predicate<QuerySample> { $0.tags.contains("toys") }, #Predicate<QuerySample> { $0.tags.count == 1 },
+            #Predicate<QuerySample> { $0.data.contains(needle) },
+        ] {
+            let ran = try #require(try table.selectedIDs(where: PredicateTranslator.sql(for: computed, columns: QueryFixtures.columns)))
+            #expect(ran.ids == (try QueryFixtures.samples.filter { try computed.evaluate($0) }.map(\.id)), "\(ran.sql)")
+        }
         // What PostgreSQL lacks is left to the store's in-memory answer, not run wrongly.
         let search = try PredicateTranslator.sql(for: #Predicate<QuerySample> { $0.title.contains("Toy") }, columns: QueryFixtures.columns)
         #expect(try table.selectedIDs(where: search) == nil)
