@@ -28,8 +28,13 @@ struct PostgresDialect: SQLDialect {
         }
     }
 
-    func collation(_ collation: SQLCollation) -> String? {
-        nil
+    func collated(_ expression: String, by collation: SQLCollation) -> String? {
+        switch collation {
+        // Swift orders strings by the Unicode scalars of their NFC form (canonically equivalent
+        // strings are equal); UTF-8 bytes in "C" order are scalar order.
+        case .stringOrder: "normalize(\(expression), NFC) COLLATE \"C\""
+        case .lexical, .localizedStandard, .localized: nil
+        }
     }
 
     func order(ascending: Bool) -> String {

@@ -156,7 +156,7 @@ enum SortTranslator {
             if kind.isRawRepresentable && ordering != .comparable {
                 throw unsupported("a string comparator only applies to String values")
             }
-            return ["\(column.sql) COLLATE \(collation: ordering.collation) \(ascending: ascending)"]
+            return ["\(column.sql, collatedBy: ordering.collation) \(ascending: ascending)"]
         case .boolean:
             throw unsupported("Bool is not Comparable")
         case .json:

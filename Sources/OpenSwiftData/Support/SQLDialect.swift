@@ -11,8 +11,9 @@ package protocol SQLDialect {
     /// The SQL computing `function` over `arguments` (each already rendered, in order), or
     /// `nil` when the database cannot compute it.
     func call(_ function: SQLFunction, _ arguments: [String]) -> String?
-    /// The name after `COLLATE` for `collation`, or `nil` when the database has none.
-    func collation(_ collation: SQLCollation) -> String?
+    /// `expression` (rendered) ordered by `collation`, for an `ORDER BY`, or `nil` when the
+    /// database cannot order so.
+    func collated(_ expression: String, by collation: SQLCollation) -> String?
     /// `ASC` or `DESC` such that `NULL` comes first ascending, as Swift orders `nil`.
     func order(ascending: Bool) -> String
 }
@@ -44,9 +45,11 @@ extension SQLFragment {
                 }
                 guard let call = dialect.call(function, rendered) else { return nil }
                 sql += call
-            case .collation(let collation):
-                guard let name = dialect.collation(collation) else { return nil }
-                sql += name
+            case .collated(let expression, let collation):
+                guard let text = expression.rendered(in: dialect, placeholder: &placeholder),
+                      let collated = dialect.collated(text, by: collation)
+                else { return nil }
+                sql += collated
             case .order(let ascending): sql += dialect.order(ascending: ascending)
             }
         }
@@ -65,7 +68,9 @@ extension SQLFragment {
             case .call(let function, let arguments):
                 let own = dialect.call(function, arguments.map { _ in "" }) == nil ? [function.rawValue] : []
                 return own + arguments.flatMap { $0.missing(in: dialect) }
-            case .collation(let collation): return dialect.collation(collation) == nil ? ["the \(collation.rawValue) collation"] : []
+            case .collated(let expression, let collation):
+                let own = dialect.collated("", by: collation) == nil ? ["the \(collation.rawValue) collation"] : []
+                return own + expression.missing(in: dialect)
             default: return []
             }
         }
@@ -80,6 +85,6 @@ struct ReadableSQL: SQLDialect {
     func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
         "\(function.rawValue)(\(arguments.joined(separator: ", ")))"
     }
-    func collation(_ collation: SQLCollation) -> String? { collation.rawValue }
+    func collated(_ expression: String, by collation: SQLCollation) -> String? { "\(expression) COLLATE \(collation.rawValue)" }
     func order(ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
 }

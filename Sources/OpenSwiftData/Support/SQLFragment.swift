@@ -22,8 +22,9 @@ package struct SQLFragment: Hashable, Sendable {
         case argument(StoredValue, storage: StorageType?)
         /// An operation each store computes its own way, over its arguments.
         indirect case call(SQLFunction, [SQLFragment])
-        /// A string ordering each store implements its own way.
-        case collation(SQLCollation)
+        /// An expression ordered by a string ordering each store implements its own way (a
+        /// collation, or an expression the store orders bytewise).
+        indirect case collated(SQLFragment, SQLCollation)
         /// `ASC` or `DESC`, with `nil` ordered first as Swift orders it.
         case order(ascending: Bool)
     }
@@ -95,6 +96,7 @@ package struct SQLFragment: Hashable, Sendable {
             switch part {
             case .argument(let value, let storage): [(value, storage)]
             case .call(_, let arguments): arguments.flatMap(\.boundValues)
+            case .collated(let expression, _): expression.boundValues
             default: []
             }
         }
@@ -153,8 +155,8 @@ extension SQLFragment: ExpressibleByStringInterpolation {
             fragment.parts.append(.identifier(name))
         }
 
-        package mutating func appendInterpolation(collation: SQLCollation) {
-            fragment.parts.append(.collation(collation))
+        package mutating func appendInterpolation(_ expression: SQLFragment, collatedBy collation: SQLCollation) {
+            fragment.parts.append(.collated(expression, collation))
         }
 
         package mutating func appendInterpolation(ascending: Bool) {

@@ -20,6 +20,13 @@ final class PostgresSampleTable: Sendable {
     /// never meet.
     private static let schema = "predicate_harness_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
 
+    /// Creates the schema once: `CREATE SCHEMA IF NOT EXISTS` run by two tests at once can
+    /// still fail on the catalog's unique index.
+    private static let schemaCreated: Void = {
+        let session = try! PostgresSession(PostgresEndpoint(PostgresTestServer.url!, configuration: "predicate harness"))
+        try! session.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quoted(schema))"))
+    }()
+
     private let session: PostgresSession
     private let table: String
 
@@ -38,7 +45,7 @@ final class PostgresSampleTable: Sendable {
         let url = PostgresTestServer.url!
         session = try PostgresSession(PostgresEndpoint(url, configuration: "predicate harness"))
         table = PostgresNames.qualified("sample_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased(), in: Self.schema)
-        try session.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresNames.quoted(Self.schema))"))
+        _ = Self.schemaCreated
         let definitions = QuerySampleColumns.entries.map { entry in
             let storage = entry.codec.storage
             return "\(PostgresNames.quoted(entry.name)) \(storage.postgresType)\(storage == .string ? " COLLATE \"C\"" : "")\(entry.codec.isOptional ? "" : " NOT NULL")"

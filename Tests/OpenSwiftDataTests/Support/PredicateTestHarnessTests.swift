@@ -334,11 +334,23 @@ func expectSameOrder(
     let actual = try database.read { db in
         try Int.fetchAll(db, sql: "SELECT id FROM sample ORDER BY \(orderBy.sqlite), id")
     }
-    #expect(actual == expected, "ORDER BY \(orderBy)", sourceLocation: sourceLocation)
+    #expect(actual == expected, "SQLite: ORDER BY \(orderBy)\(firstDifference(actual, expected, rows))", sourceLocation: sourceLocation)
     let postgres = samples == nil ? PostgresSampleTable.shared : try PostgresSampleTable.of(rows)
     if let (actual, sql) = try postgres?.orderedIDs(by: orderBy) {
-        #expect(actual == expected, "PostgreSQL: \(sql)", sourceLocation: sourceLocation)
+        #expect(actual == expected, "PostgreSQL: \(sql)\(firstDifference(actual, expected, rows))", sourceLocation: sourceLocation)
     }
+}
+
+/// Where two orders of the samples first part, with the two samples' titles and notes, for
+/// a failure's message; empty when they agree.
+func firstDifference(_ actual: [Int], _ expected: [Int], _ rows: [QuerySample]) -> String {
+    guard let index = zip(actual, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset else { return "" }
+    func shown(_ id: Int) -> String {
+        let sample = rows.first { $0.id == id }
+        let scalars = { (text: String?) in text.map { $0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ") } ?? "nil" }
+        return "#\(id) title [\(scalars(sample?.title))] notes [\(scalars(sample?.notes))]"
+    }
+    return "; at \(index) SQL has \(shown(actual[index])), Swift \(shown(expected[index]))"
 }
 
 /// The explanation of the `SwiftDataError` that `body` throws.

@@ -38,13 +38,14 @@ struct SQLiteDialect: SQLDialect {
         return "\(name)(\(arguments.joined(separator: ", ")))"
     }
 
-    func collation(_ collation: SQLCollation) -> String? {
-        switch collation {
+    func collated(_ expression: String, by collation: SQLCollation) -> String? {
+        let name = switch collation {
         case .stringOrder: SQLiteFunctions.stringOrderCollation
         case .lexical: SQLiteFunctions.lexicalCollation
         case .localizedStandard: SQLiteFunctions.localizedStandardCollation
         case .localized: SQLiteFunctions.localizedCollation
         }
+        return "\(expression) COLLATE \(name)"
     }
 
     func order(ascending: Bool) -> String {

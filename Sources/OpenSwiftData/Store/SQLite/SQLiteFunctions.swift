@@ -69,7 +69,7 @@ enum SQLiteFunctions {
         })
 
         db.add(collation: DatabaseCollation(stringOrderCollation) { lhs, rhs in
-            lhs < rhs ? .orderedAscending : lhs == rhs ? .orderedSame : .orderedDescending
+            StringSemantics.storedOrder(lhs, rhs)
         })
         db.add(collation: DatabaseCollation(lexicalCollation) { lhs, rhs in
             String.StandardComparator.lexical.compare(lhs, rhs)
