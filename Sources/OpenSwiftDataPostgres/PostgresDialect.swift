@@ -33,7 +33,15 @@ struct PostgresDialect: SQLDialect {
         // Swift orders strings by the Unicode scalars of their NFC form (canonically equivalent
         // strings are equal); UTF-8 bytes in "C" order are scalar order.
         case .stringOrder: "normalize(\(expression), NFC) COLLATE \"C\""
-        case .lexical, .localizedStandard, .localized: nil
+        // Foundation's `.lexical` is String's order where Foundation is open source; Apple's
+        // compares otherwise, and is answered in memory there.
+        case .lexical:
+            #if canImport(Darwin)
+            nil
+            #else
+            "normalize(\(expression), NFC) COLLATE \"C\""
+            #endif
+        case .localizedStandard, .localized: nil
         }
     }
 

@@ -32,10 +32,15 @@ import TestSupport
                 $0.notes = Bool.random(using: &generator) ? nil : Self.randomString(&generator)
             }
         }
-        for descriptors in [
+        var orders: [[SortDescriptor<QuerySample>]] = [
             [SortDescriptor(\QuerySample.title)], [SortDescriptor(\.title, order: .reverse)],
             [SortDescriptor(\.notes), SortDescriptor(\.title, order: .reverse)],
-        ] {
+        ]
+        #if !canImport(Darwin)
+        // Foundation's `.lexical` is String's order where Foundation is open source.
+        orders += [[SortDescriptor(\.title, comparator: .lexical)], [SortDescriptor(\.title, comparator: .lexical, order: .reverse)]]
+        #endif
+        for descriptors in orders {
             // The reference: NFC scalars, ties by key (a stable sort of the rows in key order).
             let reference = samples.sorted { lhs, rhs in
                 for descriptor in descriptors {

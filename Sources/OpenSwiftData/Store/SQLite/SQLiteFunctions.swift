@@ -72,7 +72,13 @@ enum SQLiteFunctions {
             StringSemantics.storedOrder(lhs, rhs)
         })
         db.add(collation: DatabaseCollation(lexicalCollation) { lhs, rhs in
+            #if canImport(Darwin)
             String.StandardComparator.lexical.compare(lhs, rhs)
+            #else
+            // Foundation's `.lexical` here is String's `<` (no difference in 200,000 random
+            // pairs), with the same pairs that are no order; the stores order those by NFC.
+            StringSemantics.storedOrder(lhs, rhs)
+            #endif
         })
         db.add(collation: DatabaseCollation(localizedStandardCollation) { lhs, rhs in
             StringSemantics.localizedStandardCompare(lhs, rhs)
