@@ -21,8 +21,13 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     /// The entities the store holds; `nil` for all of the container's.
     public var schema: Schema?
     /// The database: `postgres://user:password@host:port/database`. The port defaults to 5432,
-    /// the database to the user's name.
+    /// the database to the user's name. Its parameters are libpq's: `sslmode`, `sslrootcert`,
+    /// `sslcert`, `sslkey` (see ``PostgresTLS``), `connect_timeout` and `application_name`.
     public let url: URL
+    /// How connections use TLS, in place of the URL's `sslmode`, `sslrootcert`, `sslcert` and
+    /// `sslkey`; `nil` (the default) for what the URL says, which is `sslmode=prefer` when it
+    /// says nothing.
+    public var tls: PostgresTLS?
     /// The PostgreSQL schema (namespace) the store's tables live in; created when missing.
     public let databaseSchema: String
     /// Whether the store refuses saves: for a read replica, or a reporting process.
@@ -61,7 +66,7 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     /// Throws, saying what to write instead, for a URL that does not name a PostgreSQL
     /// database, or an empty schema name.
     public func validate() throws {
-        _ = try PostgresEndpoint(url, configuration: name)
+        _ = try PostgresEndpoint(self)
         guard !databaseSchema.isEmpty, !databaseSchema.utf8.contains(0) else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "the configuration \(name) names an empty database schema (or one with a NUL); give databaseSchema a name, or nil for public")
@@ -69,7 +74,8 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.name == rhs.name && lhs.url == rhs.url && lhs.databaseSchema == rhs.databaseSchema && lhs.isReadOnly == rhs.isReadOnly
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.tls == rhs.tls && lhs.databaseSchema == rhs.databaseSchema
+            && lhs.isReadOnly == rhs.isReadOnly
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -34,18 +34,29 @@ final class PostgresSession: @unchecked Sendable {
         var logger = Logger(label: "OpenSwiftData.Postgres")
         logger.logLevel = .critical
         self.logger = logger
-        let configuration = PostgresConnection.Configuration(
-            host: endpoint.host, port: endpoint.port, username: endpoint.user, password: endpoint.password,
-            database: endpoint.database, tls: .disable)
         Self.preconditionNotOnEventLoop()
-        do {
-            connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
-            ).wait()
-        } catch {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "the PostgreSQL server at \(endpoint.host):\(endpoint.port) (database \(endpoint.database), user \(endpoint.user)) could not be reached or refused the connection: \(Self.describe(error))")
+        let attempts = try endpoint.tls.connectionAttempts(configuration: endpoint.configurationName)
+        var connected: PostgresConnection?
+        for (index, tls) in attempts.enumerated() {
+            var configuration = PostgresConnection.Configuration(
+                host: endpoint.host, port: endpoint.port, username: endpoint.user, password: endpoint.password,
+                database: endpoint.database, tls: tls)
+            if let seconds = endpoint.connectTimeout { configuration.options.connectTimeout = .seconds(Int64(seconds)) }
+            if let name = endpoint.applicationName { configuration.options.additionalStartupParameters = [("application_name", name)] }
+            do {
+                connected = try PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: Self.nextID(), logger: logger
+                ).wait()
+                break
+            } catch {
+                // sslmode=allow: a server that refused the connection without TLS is asked again
+                // with it.
+                if index + 1 < attempts.count, (error as? PSQLError)?.serverInfo != nil { continue }
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "the PostgreSQL server at \(endpoint.host):\(endpoint.port) (database \(endpoint.database), user \(endpoint.user)) could not be reached or refused the connection: \(endpoint.tls.describeConnectionFailure(error, host: endpoint.host))")
+            }
         }
+        connection = connected!
     }
 
     deinit {

@@ -13,7 +13,7 @@ extension PostgresStore {
     ///   the PostgreSQL schema holds no store.
     public static func problems(of configuration: PostgresConfiguration) throws -> [String] {
         try configuration.validate()
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         let databaseSchema = configuration.databaseSchema
         return try session.readOnlyTransaction {
             guard let metadata = try readMetadata(in: databaseSchema, session: session) else {

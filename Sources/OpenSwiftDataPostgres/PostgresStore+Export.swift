@@ -20,7 +20,7 @@ extension PostgresStore {
         _ configuration: PostgresConfiguration, entity: String?, format: StoreExport.Format, write: (String) throws -> Void
     ) throws -> Int {
         try configuration.validate()
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         return try session.readOnlyTransaction {

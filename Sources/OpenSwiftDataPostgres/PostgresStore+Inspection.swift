@@ -13,7 +13,7 @@ extension PostgresStore {
     ///   the PostgreSQL schema holds no store.
     public static func inspection(of configuration: PostgresConfiguration) throws -> StoreInspection {
         try configuration.validate()
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         return try session.readOnlyTransaction {
@@ -70,7 +70,7 @@ extension PostgresStore {
     ///   the PostgreSQL schema holds no store.
     public static func recordedSchema(of configuration: PostgresConfiguration) throws -> Schema {
         try configuration.validate()
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         let place = "the PostgreSQL schema \(configuration.databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
         return try session.readOnlyTransaction { try recordedStore(in: configuration.databaseSchema, place: place, session: session).schema }
     }

@@ -27,7 +27,7 @@ extension PostgresStore {
         try configuration.validate()
         let databaseSchema = configuration.databaseSchema
         let place = "the PostgreSQL schema \(databaseSchema) of \(PostgresEndpoint.redacted(configuration.url))"
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         return try session.rolledBackTransaction {
             try session.query("SELECT pg_advisory_xact_lock(\(unescaped: String(lockKey(databaseSchema))))")
             guard let metadata = try readMetadata(in: databaseSchema, session: session) else {

@@ -73,7 +73,7 @@ public final class PostgresStore: DataStore, Sendable {
         self.configuration = configuration
         self.schema = schema
         let postgresTables = PostgresTables(databaseSchema: configuration.databaseSchema, schema: schema)
-        let session = try PostgresSession(try PostgresEndpoint(configuration.url, configuration: configuration.name))
+        let session = try PostgresSession(try PostgresEndpoint(configuration))
         (identifier, migrationReport) = try Self.retryingLockTimeouts(configuration, session: session) {
             try session.transaction {
                 try Self.openOrCreate(
