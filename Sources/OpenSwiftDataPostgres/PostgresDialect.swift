@@ -6,8 +6,9 @@ import OpenSwiftData
 /// descending, as Swift orders `nil` (PostgreSQL's own default is the reverse).
 ///
 /// Of OpenSwiftData's functions it computes those SQL answers exactly (arrays' membership and
-/// length, bytes' containment); a query calling another, or a collation, is answered in memory
-/// by the context (``PostgresStore/canRun(_:)``).
+/// length, bytes' containment); a query calling another, or a collation, is answered by the
+/// context with Swift (``PostgresStore/canRun(_:)``), on the rows the dialect narrows the string
+/// tests to (``superset(of:_:)``) where it can.
 struct PostgresDialect: SQLDialect {
     func identifier(_ name: String) -> String {
         PostgresNames.quoted(name)
@@ -47,6 +48,60 @@ struct PostgresDialect: SQLDialect {
 
     func order(ascending: Bool) -> String {
         ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
+    }
+
+    // Narrowing the string tests Swift decides (its Characters, its case and diacritic folding).
+    //
+    // Where both strings are ASCII without a carriage return, every Character is one byte
+    // ("\r\n" is one Character, hence the exception) and has no diacritic or case folding but
+    // ASCII's, so bytes decide exactly: that is each test's subset. The supersets: a run of
+    // Characters equal to another by canonical equivalence has the same NFD form, and NFD
+    // forms concatenate at Character boundaries, so a Character match is a match of NFD bytes;
+    // localizedStandardContains folds too much (ß matches "ss") for any cheap byte test, so
+    // beyond ASCII its superset keeps the row.
+
+    func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
+        switch function {
+        case .containsCharacters:
+            let (s, t) = (arguments[0], arguments[1])
+            return "(CASE WHEN \(Self.isASCII(s)) THEN strpos(\(s), normalize(\(t), NFD)) > 0 ELSE strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0 END)"
+        case .startsWithCharacters:
+            let (s, t) = (arguments[0], arguments[1])
+            return "starts_with(normalize(\(s), NFD), normalize(\(t), NFD))"
+        case .localizedStandardContains:
+            let (s, t) = (arguments[0], arguments[1])
+            return "(CASE WHEN \(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '' THEN \(Self.asciiFoldedContains(s, t)) ELSE TRUE END)"
+        default:
+            return nil
+        }
+    }
+
+    func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
+        guard arguments.count == 2 else { return nil }
+        let (s, t) = (arguments[0], arguments[1])
+        let plain: SQLFragment = "\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t))"
+        switch function {
+        case .containsCharacters: return "(\(plain) AND strpos(\(s), \(t)) > 0)"
+        case .startsWithCharacters: return "(\(plain) AND starts_with(\(s), \(t)))"
+        case .localizedStandardContains: return "(\(plain) AND \(t) <> '' AND \(Self.asciiFoldedContains(s, t)))"
+        default: return nil
+        }
+    }
+
+    /// Whether a string is ASCII: one byte a character.
+    private static func isASCII(_ string: SQLFragment) -> SQLFragment {
+        "octet_length(\(string)) = char_length(\(string))"
+    }
+
+    /// Whether a string is ASCII without a carriage return: one Character a byte.
+    private static func isPlainASCII(_ string: SQLFragment) -> SQLFragment {
+        "(\(isASCII(string)) AND strpos(\(string), chr(13)) = 0)"
+    }
+
+    /// Whether ASCII `s` contains ASCII `t`, letters compared without case (`lower` under the
+    /// "C" collation folds ASCII letters only, whatever the database's locale).
+    private static func asciiFoldedContains(_ s: SQLFragment, _ t: SQLFragment) -> SQLFragment {
+        "strpos(lower(\(s) COLLATE \"C\"), lower(\(t) COLLATE \"C\")) > 0"
     }
 }
 

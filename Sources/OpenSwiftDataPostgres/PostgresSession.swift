@@ -167,6 +167,24 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
+    /// How many cursors of the session are open; guarded by `lock`.
+    private var openCursors = 0
+
+    /// Runs `query` as a cursor, in a transaction of its own (a savepoint inside one), calling
+    /// `body` with a function that fetches its next rows, at most as many as it is given: the
+    /// server keeps the result and sends it a part at a time. Closed when `body` returns.
+    func withCursor<T>(_ query: PostgresQuery, _ body: (_ next: (Int) throws -> [PostgresRow]) throws -> T) throws -> T {
+        try transaction {
+            openCursors += 1
+            defer { openCursors -= 1 }
+            let name = "osd_cursor_\(openCursors)"
+            try self.query(PostgresQuery(unsafeSQL: "DECLARE \(name) NO SCROLL CURSOR FOR \(query.sql)", binds: query.binds))
+            let result = try body { count in try self.query(PostgresQuery(unsafeSQL: "FETCH FORWARD \(count) FROM \(name)")) }
+            try self.query(PostgresQuery(unsafeSQL: "CLOSE \(name)"))
+            return result
+        }
+    }
+
     /// Runs `body` in one read-only transaction, which PostgreSQL refuses to write in.
     func readOnlyTransaction<T>(_ body: () throws -> T) throws -> T {
         try lock.withLock {

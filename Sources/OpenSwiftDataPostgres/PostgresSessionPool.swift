@@ -46,11 +46,26 @@ final class PostgresSessionPool: @unchecked Sendable {
     /// How many statements the pool's connections have run.
     var queryCount: Int { queries.load(ordering: .relaxed) }
 
+    /// The connections lent with `sharedWithNestedCalls`, by the thread they are lent to.
+    /// Guarded by `condition`.
+    private var sharedByThread: [ObjectIdentifier: PostgresSession] = [:]
+
     /// Runs `body` with a connection of its own until it returns.
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+    ///
+    /// - Parameter sharedWithNestedCalls: Whether calls of the pool made on this thread while
+    ///   `body` runs use the same connection, inside what `body` opened there (a cursor's
+    ///   transaction), instead of waiting for another: a pool of one connection would otherwise
+    ///   wait for itself.
+    func withSession<T>(sharedWithNestedCalls: Bool = false, _ body: (PostgresSession) throws -> T) throws -> T {
         if let borrowed { return try body(borrowed) }
+        let thread = ObjectIdentifier(Thread.current)
+        if let shared = condition.withLock({ sharedByThread[thread] }) { return try body(shared) }
         let session = try take()
         defer { giveBack(session) }
+        if sharedWithNestedCalls {
+            condition.withLock { sharedByThread[thread] = session }
+        }
+        defer { if sharedWithNestedCalls { condition.withLock { sharedByThread[thread] = nil } } }
         let before = session.queryCount
         defer { queries.add(session.queryCount - before, ordering: .relaxed) }
         return try body(session)

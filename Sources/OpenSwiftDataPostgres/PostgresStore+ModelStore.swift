@@ -12,6 +12,10 @@ extension PostgresStore: ModelStore {
         PostgresSQL.canRun(sql)
     }
 
+    package func narrowed(_ condition: SQLFragment, toward bound: SQLBound) -> SQLFragment? {
+        condition.narrowed(in: PostgresDialect(), toward: bound)
+    }
+
     package var executedQueryCount: Int { sessions.queryCount }
 
     package var concurrentUses: Int { sessions.maximum }

@@ -8,6 +8,30 @@ extension PostgresStore {
         try forEachRow(of: selection.table, plan, try select(plan.selectList, selection), body)
     }
 
+    package func forEachRow(
+        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+    ) throws {
+        let plan = readPlan(of: selection.table)
+        let statement = try selectStatement(plan.selectList, selection)
+        // `body` may read the store again (a predicate following a relationship): on this
+        // thread, such reads share the cursor's connection and transaction.
+        try sessions.withSession(sharedWithNestedCalls: true) { session in
+            try session.withCursor(statement) { next in
+                while true {
+                    let rows = try next(size)
+                    var batch: [(rowID: Int64, values: ModelValues)] = []
+                    batch.reserveCapacity(rows.count)
+                    for row in rows {
+                        let stored = try storedValues(Array(row), plan.storages)
+                        let rowID = stored.int64(at: 0) ?? 0
+                        batch.append((rowID, try modelValues(selection.table, stored, rowID: rowID)))
+                    }
+                    guard !batch.isEmpty, try body(batch), rows.count == size else { return }
+                }
+            }
+        }
+    }
+
     package func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws {
         guard !rowIDs.isEmpty else { return }
         let plan = readPlan(of: table)
@@ -103,11 +127,16 @@ extension PostgresStore {
 
     /// The rows of `selection`, each with the columns `columns`, in its order.
     private func select(_ columns: String, _ selection: RowSelection, ordered: Bool = true) throws -> [PostgresRow] {
+        try sessions.query(try selectStatement(columns, selection, ordered: ordered))
+    }
+
+    /// The statement selecting `selection`'s rows, each with the columns `columns`, in its order.
+    private func selectStatement(_ columns: String, _ selection: RowSelection, ordered: Bool = true) throws -> PostgresQuery {
         var binds = PostgresBindings()
         let entity = selection.table.entity.name
         let condition = try selection.condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         let orderBy = try selection.orderBy.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
-        return try select(
+        return selectStatement(
             columns, from: selection.table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered,
             limit: selection.limit, offset: selection.offset)
     }
@@ -118,6 +147,15 @@ extension PostgresStore {
         _ columns: String, from table: TableLayout, where condition: String?, binds: PostgresBindings, orderBy: String? = nil,
         ordered: Bool = true, limit: Int? = nil, offset: Int? = nil
     ) throws -> [PostgresRow] {
+        try sessions.query(selectStatement(
+            columns, from: table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered, limit: limit, offset: offset))
+    }
+
+    /// The statement of ``select(_:from:where:binds:orderBy:ordered:limit:offset:)``.
+    private func selectStatement(
+        _ columns: String, from table: TableLayout, where condition: String?, binds: PostgresBindings, orderBy: String? = nil,
+        ordered: Bool = true, limit: Int? = nil, offset: Int? = nil
+    ) -> PostgresQuery {
         var binds = binds
         var sql = "SELECT \(columns) FROM \(table.postgresName)"
         if let condition { sql += " WHERE \(condition)" }
@@ -133,7 +171,7 @@ extension PostgresStore {
             binds.append(Int64(offset))
             sql += " OFFSET $\(binds.count)"
         }
-        return try sessions.query(PostgresQuery(unsafeSQL: sql, binds: binds))
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
     /// A row's cells as the stored values the layout's row decoder reads.

@@ -15,6 +15,28 @@ struct FetchPlan {
     /// Swift functions, which only SQLite connections have): the context then answers in
     /// memory, with `Predicate.evaluate` and `sorted(using:)`, never differently from Swift.
     private(set) var answersInMemory = false
+    /// For a plan answered in memory, what the store can still do: the rows to read (a superset
+    /// of the matches) and the order to read them in; `nil` when the condition cannot be
+    /// narrowed, and every row of the entity is read.
+    private(set) var narrowing: Narrowing?
+
+    /// The rows a fetch answered in memory reads, and which of them the store knows match.
+    struct Narrowing {
+        /// Every row the predicate may match (`nil`: every row); Swift decides each.
+        let candidates: SQLFragment?
+        /// Rows the predicate certainly matches, a subset of the candidates (`nil`: none known).
+        let certainMatches: SQLFragment?
+        /// Whether the store reads the candidates in the fetch's order (its sort runs there).
+        let ordersInSQL: Bool
+    }
+
+    private static func narrowing(_ condition: SQLFragment?, _ orderBy: SQLFragment?, in store: any ModelStore) -> Narrowing? {
+        let ordersInSQL = store.canRun(orderBy ?? "")
+        guard let condition else { return Narrowing(candidates: nil, certainMatches: nil, ordersInSQL: ordersInSQL) }
+        if store.canRun(condition) { return Narrowing(candidates: condition, certainMatches: condition, ordersInSQL: ordersInSQL) }
+        guard let candidates = store.narrowed(condition, toward: .superset) else { return nil }
+        return Narrowing(candidates: candidates, certainMatches: store.narrowed(condition, toward: .subset), ordersInSQL: ordersInSQL)
+    }
 
     /// The plan, reading only the rows of its entity's own class, not its subclasses'.
     func excludingSubclasses() -> FetchPlan {
@@ -63,6 +85,7 @@ struct FetchPlan {
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         if !store.canRun(predicate?.condition ?? "") || !store.canRun(orderBy ?? "") {
             answersInMemory = true
+            narrowing = Self.narrowing(condition, orderBy, in: store)
         }
     }
 }

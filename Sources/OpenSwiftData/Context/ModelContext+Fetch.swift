@@ -25,6 +25,9 @@ extension ModelContext {
 
     private func fetchModels<T>(_ descriptor: FetchDescriptor<T>) throws -> [T] where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
+        if let narrowing = readsCandidates(query, descriptor) {
+            return try fetchCandidates(descriptor, query, narrowing)
+        }
         if query.answersInMemory || descriptor.includePendingChanges && hasPendingChanges(affecting: query) {
             return try fetchInMemory(descriptor, query)
         }
@@ -82,6 +85,9 @@ extension ModelContext {
     /// - Throws: The errors of ``fetch(_:)``.
     public func fetchCount<T>(_ descriptor: FetchDescriptor<T>) throws -> Int where T: PersistentModel {
         let query = try FetchPlan(descriptor, in: self)
+        if let narrowing = readsCandidates(query, descriptor) {
+            return try countCandidates(descriptor, query, narrowing)
+        }
         if query.answersInMemory || unsavedChangesMatter(to: query, descriptor) {
             return try fetchModels(descriptor).count
         }
@@ -266,7 +272,7 @@ extension ModelContext {
 
     /// The entities a query reads (the fetched one and those its relationships reach) that have
     /// inserted, changed or deleted models, by name.
-    private func entitiesWithPendingChanges(readBy query: FetchPlan) -> [String] {
+    func entitiesWithPendingChanges(readBy query: FetchPlan) -> [String] {
         let read = query.relatedEntities.union([query.table.entity.name])
         let pending = (inserted + changed.states + deleted.values).map(\.layout.entityName)
         return read.intersection(pending).sorted()
@@ -304,6 +310,9 @@ extension ModelContext {
         }
         var stored = descriptor
         stored.includePendingChanges = false
+        if let narrowing = readsCandidates(query, stored) {
+            return try fetchCandidates(stored, query, narrowing).compactMap { Self.state(of: $0).rowID }
+        }
         return try fetchInMemory(stored, query).compactMap { Self.state(of: $0).rowID }
     }
 

@@ -240,7 +240,9 @@ extension PredicateTranslationScope {
         else {
             throw unsupported(node, "only String operands translate to SQL")
         }
-        let sql = SQLFragment.call(function, try self.sql(string, in: node), try self.sql(argument, in: node))
+        let (s, t) = (try self.sql(string, in: node), try self.sql(argument, in: node))
+        // Only localizedStandardContains gives a Bool, a test a store can narrow.
+        let sql = function == .localizedStandardContains ? SQLFragment.test(function, s, t, polarity: polarity) : SQLFragment.call(function, s, t)
         return (sql, [string, argument])
     }
 }

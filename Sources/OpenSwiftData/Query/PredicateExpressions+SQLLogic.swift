@@ -7,12 +7,12 @@ import Foundation
 
 extension PredicateExpressions.Conjunction: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
+        let left = try scope.translateCondition(lhs)
         // Swift does not evaluate the right side when the left is false.
         if let value = left.constantValue as? Bool, !value {
             return .constant(false, type: Bool.self)
         }
-        let right = try scope.translate(rhs)
+        let right = try scope.translateCondition(rhs)
         if let folded = scope.folded(self, [left, right]) { return folded }
         if left.constantValue as? Bool == true { return right }
         let l = try scope.condition(left, in: Self.self)
@@ -23,12 +23,12 @@ extension PredicateExpressions.Conjunction: PredicateSQLTranslatable {
 
 extension PredicateExpressions.Disjunction: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let left = try scope.translate(lhs)
+        let left = try scope.translateCondition(lhs)
         // Swift does not evaluate the right side when the left is true.
         if let value = left.constantValue as? Bool, value {
             return .constant(true, type: Bool.self)
         }
-        let right = try scope.translate(rhs)
+        let right = try scope.translateCondition(rhs)
         if let folded = scope.folded(self, [left, right]) { return folded }
         if left.constantValue as? Bool == false { return right }
         let l = try scope.condition(left, in: Self.self)
@@ -39,7 +39,7 @@ extension PredicateExpressions.Disjunction: PredicateSQLTranslatable {
 
 extension PredicateExpressions.Negation: PredicateSQLTranslatable {
     func translate(in scope: PredicateTranslationScope) throws -> TranslatedExpression {
-        let inner = try scope.translate(wrapped)
+        let inner = try scope.translateCondition(wrapped, negated: true)
         if let folded = scope.folded(self, [inner]) { return folded }
         return .sql("(NOT \(try scope.condition(inner, in: Self.self)))", type: Bool.self)
     }

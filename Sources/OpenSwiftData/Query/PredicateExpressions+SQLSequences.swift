@@ -116,7 +116,7 @@ extension PredicateExpressions.CollectionContainsCollection: PredicateSQLTransla
         let (h, n, isString) = try scope.substringOperands(
             haystack, needle, baseType: Base.Output.self, otherType: Other.Output.self, in: Self.self)
         if isString {
-            return .sql(.call(.containsCharacters, h, n), type: Bool.self)
+            return .sql(.test(.containsCharacters, h, n, polarity: scope.polarity), type: Bool.self)
         }
         return .sql(.call(.containsBytes, h, n), type: Bool.self)
     }
@@ -132,7 +132,7 @@ extension PredicateExpressions.SequenceStartsWith: PredicateSQLTranslatable {
         let (b, p, isString) = try scope.substringOperands(
             whole, start, baseType: Base.Output.self, otherType: Prefix.Output.self, in: Self.self)
         if isString {
-            return .sql(.call(.startsWithCharacters, b, p), type: Bool.self)
+            return .sql(.test(.startsWithCharacters, b, p, polarity: scope.polarity), type: Bool.self)
         }
         return .sql("(substr(\(b), 1, length(\(p))) = \(p))", type: Bool.self)
     }

@@ -121,6 +121,11 @@ final class PredicateTranslationScope {
     private var variables: [PredicateExpressions.VariableID: TranslatedExpression] = [:]
     /// The variables bound to constants, so constant sub-expressions can be evaluated.
     private var constantBindings = PredicateBindings()
+    /// How the whole condition's truth follows the expression being translated: `.positive` at
+    /// the root, kept by `&&` and `||`, turned by `!`, `.none` below anything else.
+    private(set) var polarity = SQLPolarity.positive
+    /// The polarity the next ``translate(_:)`` gives its expression (``translateCondition(_:negated:)``).
+    private var polarityOfNextChild: SQLPolarity?
 
     init(
         rootVariable: PredicateExpressions.VariableID, columns: any ColumnResolving, rootTypeName: String,
@@ -144,12 +149,23 @@ final class PredicateTranslationScope {
 
     /// Translates a child expression, or throws naming its type when it has no translation.
     func translate(_ expression: any PredicateExpression) throws -> TranslatedExpression {
+        let parentPolarity = polarity
+        polarity = polarityOfNextChild ?? .none
+        polarityOfNextChild = nil
+        defer { polarity = parentPolarity }
         guard let translatable = expression as? any PredicateSQLTranslatable else {
             throw unsupported(
                 type(of: expression),
                 "OpenSwiftData has no SQL translation for this kind of expression")
         }
         return try translatable.translate(in: self)
+    }
+
+    /// Translates an operand of `&&`, `||` or `!` (`negated`), or the predicate's own expression:
+    /// a condition whose truth the whole condition's follows (``polarity``).
+    func translateCondition(_ expression: any PredicateExpression, negated: Bool = false) throws -> TranslatedExpression {
+        polarityOfNextChild = negated ? polarity.negated : polarity
+        return try translate(expression)
     }
 
     /// Runs `body` with `variable` standing for the fetched row, as the predicate's own

@@ -36,7 +36,7 @@ enum PredicateTranslator {
             rootVariable: predicate.variable.key,
             columns: columns,
             rootTypeName: readableTypeName(T.self))
-        let translated = try scope.translate(predicate.expression)
+        let translated = try scope.translateCondition(predicate.expression)
         let condition = try scope.condition(translated, in: type(of: predicate.expression))
         return Translation(condition: condition, relatedEntities: scope.relatedEntities)
     }

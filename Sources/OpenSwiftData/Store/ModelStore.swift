@@ -25,11 +25,21 @@ package protocol ModelStore: AnyObject, Sendable {
     /// Whether the store's database can run `sql`, a condition or order of the Query layer:
     /// `false` when it calls a function or collation the database lacks.
     func canRun(_ sql: SQLFragment) -> Bool
+    /// `condition` as the store's database can run it, erring toward `bound`
+    /// (``SQLFragment/narrowed(in:toward:)``): the condition itself where it runs exactly; `nil`
+    /// when it cannot be narrowed.
+    func narrowed(_ condition: SQLFragment, toward bound: SQLBound) -> SQLFragment?
     /// The layouts reading rows as other classes of an entity's name.
     var otherClassTables: OtherClassTables { get }
 
     /// Calls `body` with each selected row, in order: its primary key and its model values.
     func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws
+    /// Calls `body` with the selected rows in order, at most `size` at a time, read from the
+    /// database as they are needed (a cursor), until `body` returns `false` or the rows run
+    /// out: a read that may stop early, with memory bounded by a batch.
+    func forEachRow(
+        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+    ) throws
     /// Calls `body` with each row of an entity that has one of the keys, in key order.
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws
     /// Calls `body` with each row of an entity whose key is in `range`, in key order.

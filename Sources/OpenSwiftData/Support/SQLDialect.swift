@@ -16,6 +16,18 @@ package protocol SQLDialect {
     func collated(_ expression: String, by collation: SQLCollation) -> String?
     /// `ASC` or `DESC` such that `NULL` comes first ascending, as Swift orders `nil`.
     func order(ascending: Bool) -> String
+    /// A condition the database can run that is true wherever the test `function` over
+    /// `arguments` is (and maybe elsewhere), for a function ``call(_:_:)`` lacks; `nil` when
+    /// the dialect knows none better than `TRUE`.
+    func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment?
+    /// A condition the database can run that is true only where the test is (maybe not
+    /// everywhere it is); `nil` when the dialect knows none better than `FALSE`.
+    func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment?
+}
+
+extension SQLDialect {
+    package func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? { nil }
+    package func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? { nil }
 }
 
 extension SQLFragment {
@@ -37,7 +49,7 @@ extension SQLFragment {
             case .argument(_, let storage):
                 sql += dialect.placeholder(placeholder, storage: storage)
                 placeholder += 1
-            case .call(let function, let arguments):
+            case .call(let function, let arguments), .test(let function, let arguments, _):
                 var rendered: [String] = []
                 for argument in arguments {
                     guard let text = argument.rendered(in: dialect, placeholder: &placeholder) else { return nil }
@@ -65,7 +77,7 @@ extension SQLFragment {
     package func missing(in dialect: some SQLDialect) -> [String] {
         parts.flatMap { part -> [String] in
             switch part {
-            case .call(let function, let arguments):
+            case .call(let function, let arguments), .test(let function, let arguments, _):
                 let own = dialect.call(function, arguments.map { _ in "" }) == nil ? [function.rawValue] : []
                 return own + arguments.flatMap { $0.missing(in: dialect) }
             case .collated(let expression, let collation):
@@ -74,6 +86,35 @@ extension SQLFragment {
             default: return []
             }
         }
+    }
+}
+
+extension SQLFragment {
+    /// The condition as `dialect` can run it, erring toward `bound`: each test the dialect
+    /// lacks replaced by the dialect's ``SQLDialect/superset(of:_:)`` where the condition
+    /// follows the test (its ``SQLDialect/subset(of:_:)`` where it goes against it; the other
+    /// way round toward a subset); `nil` when something the dialect lacks stands where neither
+    /// can replace it.
+    ///
+    /// A fetch the dialect cannot run exactly reads the rows of the superset and lets Swift
+    /// decide each: the invariant is that it never drops a row the exact condition keeps.
+    package func narrowed(in dialect: some SQLDialect, toward bound: SQLBound) -> SQLFragment? {
+        var result = SQLFragment(parts: [])
+        for part in parts {
+            let alone = SQLFragment(parts: [part])
+            if alone.runs(in: dialect) {
+                result.append(alone)
+                continue
+            }
+            guard case .test(let function, let arguments, let polarity) = part, polarity != .none,
+                  arguments.allSatisfy({ $0.runs(in: dialect) })
+            else { return nil }
+            switch polarity == .positive ? bound : bound.opposite {
+            case .superset: result.append(dialect.superset(of: function, arguments) ?? "TRUE")
+            case .subset: result.append(dialect.subset(of: function, arguments) ?? "FALSE")
+            }
+        }
+        return result
     }
 }
 

@@ -22,6 +22,10 @@ package struct SQLFragment: Hashable, Sendable {
         case argument(StoredValue, storage: StorageType?)
         /// An operation each store computes its own way, over its arguments.
         indirect case call(SQLFunction, [SQLFragment])
+        /// A call of a function giving a `Bool`, standing where the condition's truth follows
+        /// its own as `polarity` says: what lets a store that lacks the function narrow the
+        /// condition instead (``SQLFragment/narrowed(in:toward:)``).
+        indirect case test(SQLFunction, [SQLFragment], SQLPolarity)
         /// An expression ordered by a string ordering each store implements its own way (a
         /// collation, or an expression the store orders bytewise).
         indirect case collated(SQLFragment, SQLCollation)
@@ -48,6 +52,12 @@ package struct SQLFragment: Hashable, Sendable {
     /// `function` over `arguments`, as each store computes it.
     package static func call(_ function: SQLFunction, _ arguments: SQLFragment...) -> SQLFragment {
         SQLFragment(parts: [.call(function, arguments)])
+    }
+
+    /// `function` over `arguments`, a test whose truth the enclosing condition's follows as
+    /// `polarity` says.
+    package static func test(_ function: SQLFunction, _ arguments: SQLFragment..., polarity: SQLPolarity) -> SQLFragment {
+        SQLFragment(parts: [.test(function, arguments, polarity)])
     }
 
     /// A name, quoted as the store quotes names.
@@ -95,7 +105,7 @@ package struct SQLFragment: Hashable, Sendable {
         parts.flatMap { part -> [(value: StoredValue, storage: StorageType?)] in
             switch part {
             case .argument(let value, let storage): [(value, storage)]
-            case .call(_, let arguments): arguments.flatMap(\.boundValues)
+            case .call(_, let arguments), .test(_, let arguments, _): arguments.flatMap(\.boundValues)
             case .collated(let expression, _): expression.boundValues
             default: []
             }

@@ -51,3 +51,31 @@ package enum SQLCollation: String, Hashable, Sendable, CaseIterable {
     /// `String.StandardComparator.localized`.
     case localized
 }
+
+/// How a condition's truth follows a test inside it: with it (under `AND`, `OR` and an even
+/// number of `NOT`s), against it (an odd number of `NOT`s), or in no such way (a test compared,
+/// chosen between, or given to a function).
+package enum SQLPolarity: Hashable, Sendable {
+    case positive
+    case negative
+    case none
+
+    /// The polarity under one more `NOT`.
+    package var negated: SQLPolarity {
+        switch self {
+        case .positive: .negative
+        case .negative: .positive
+        case .none: .none
+        }
+    }
+}
+
+/// Which way a narrowed condition may err (``SQLFragment/narrowed(in:toward:)``).
+package enum SQLBound: Hashable, Sendable {
+    /// True for every row the exact condition holds for, and maybe others.
+    case superset
+    /// True only for rows the exact condition holds for, maybe not all of them.
+    case subset
+
+    var opposite: SQLBound { self == .superset ? .subset : .superset }
+}

@@ -10,6 +10,19 @@ extension SQLiteStore {
         }
     }
 
+    func forEachRow(
+        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+    ) throws {
+        // `body` may read the store again (a predicate following a relationship), which a
+        // read in progress does not allow: the rows are read first. SQLite runs every
+        // condition exactly, so no fetch of its narrows and streams.
+        var rows: [(rowID: Int64, values: ModelValues)] = []
+        try forEachRow(selection) { rows.append(($0, $1)) }
+        for start in stride(from: 0, to: rows.count, by: max(size, 1)) {
+            guard try body(Array(rows[start..<min(start + max(size, 1), rows.count)])) else { return }
+        }
+    }
+
     /// Calls `body` with each selected row, in order, as SQLite has it: its primary key and the
     /// statement on the row, whose columns are `columns` (by default the table's `selectList`),
     /// the key first.

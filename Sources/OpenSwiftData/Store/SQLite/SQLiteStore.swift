@@ -23,6 +23,7 @@ final class SQLiteStore: ModelStore {
     let otherClassTables = OtherClassTables()
     /// Every connection has OpenSwiftData's SQL functions and collations (``QueryFunctions``).
     func canRun(_ sql: SQLFragment) -> Bool { true }
+    func narrowed(_ condition: SQLFragment, toward bound: SQLBound) -> SQLFragment? { condition }
 
     /// Readers run side by side (WAL); writes take turns on one connection.
     var concurrentUses: Int { 4 }

@@ -1,0 +1,109 @@
+import Foundation
+import OpenSwiftData
+import Testing
+
+@Model final class SearchEntry {
+    var index: Int
+    var name: String
+    init(index: Int, name: String) {
+        self.index = index
+        self.name = name
+    }
+}
+
+/// Searches only Swift decides exactly (`contains` and `starts(with:)` by Characters,
+/// `localizedStandardContains`), alone and under `!`, `&&` and `||`: PostgreSQL reads only the
+/// rows its SQL narrows them to, and every fetch, page and count must still equal what
+/// `Predicate.evaluate` and `sorted(using:)` give on every stored model.
+@Suite struct NarrowedSearchTests {
+    static let pieces = [
+        "anna", "Anna", "ANNA", "smith", "Straße", "STRASSE", "strasse", "ﬁle", "file", "café", "cafe\u{301}", "CAFÉ",
+        "\u{212A}elvin", "kelvin", "İstanbul", "ıi", "e", "\u{301}", "\r\n", "\r", "\n", "한", "\u{1112}\u{1161}\u{11AB}",
+        "日本", "👩‍👩‍👧", "👩", "x", " ", "%", "_", "Zoë", "zoe", "o\u{308}", "ö", "ǰ", "j", "µ", "μ",
+    ]
+
+    static func names(_ count: Int, seed: UInt64) -> [String] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+    }
+
+    @Test(arguments: Backend.available) func narrowedSearchesAnswerAsSwiftDoes(backend: Backend) throws {
+        let store = try backend.store([SearchEntry.self])
+        let writing = ModelContext(try store.container())
+        let names = Self.names(600, seed: 48)
+        for (index, name) in names.enumerated() { writing.insert(SearchEntry(index: index, name: name)) }
+        try writing.save()
+
+        let context = ModelContext(try store.container())
+        let everything = try context.fetch(FetchDescriptor<SearchEntry>(sortBy: [SortDescriptor(\.index)]))
+        var generator = SeededGenerator(seed: 4_848)
+        let needles = ["", "ss", "SS", "fi", "e", "É", "k", "K", "\r", "\n", "a", "ann", "Strasse", "ö", "o", "한", "👩", "i", "I", "%", "_"]
+            + (0..<12).map { _ in
+                let name = names.randomElement(using: &generator)!
+                guard !name.isEmpty else { return "x" }
+                let characters = Array(name)
+                let start = Int.random(in: 0..<characters.count, using: &generator)
+                let end = Int.random(in: start...characters.count, using: &generator)
+                return String(characters[start..<end])
+            }
+        for needle in needles {
+            let other = needles.randomElement(using: &generator)!
+            let predicates: [(String, Predicate<SearchEntry>)] = [
+                ("localizedStandardContains", #Predicate { $0.name.localizedStandardContains(needle) }),
+                ("contains", #Predicate { $0.name.contains(needle) }),
+                ("starts(with:)", #Predicate { $0.name.starts(with: needle) }),
+                ("!localizedStandardContains", #Predicate { !$0.name.localizedStandardContains(needle) }),
+                ("contains || index < 10", #Predicate { $0.name.contains(needle) || $0.index < 10 }),
+                ("!(contains && localizedStandardContains other)", #Predicate { !($0.name.contains(needle) && $0.name.localizedStandardContains(other)) }),
+            ]
+            for (label, predicate) in predicates {
+                let expected = try everything.filter { try predicate.evaluate($0) }
+                let fetched = try context.fetch(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.index)]))
+                #expect(fetched.map(\.index) == expected.map(\.index), "\(backend) \(label) \(needle.debugDescription) \(other.debugDescription)")
+                #expect(try context.fetchCount(FetchDescriptor(predicate: predicate)) == expected.count, "\(backend) count \(label) \(needle.debugDescription)")
+
+                let order = [SortDescriptor(\SearchEntry.name), SortDescriptor(\SearchEntry.index)]
+                var page = FetchDescriptor(predicate: predicate, sortBy: order)
+                page.fetchOffset = 3
+                page.fetchLimit = 7
+                // Both stores order strings by their NFC forms' scalars, which is Swift's `<` on
+                // NFC strings; on others (decomposed Hangul here) Swift's `<` is no total order
+                // for sorted(using:) to follow (StringOrderFuzzTests).
+                let expectedPage = expected.sorted { a, b in
+                    let (x, y) = (Array(a.name.precomposedStringWithCanonicalMapping.unicodeScalars), Array(b.name.precomposedStringWithCanonicalMapping.unicodeScalars))
+                    return x == y ? a.index < b.index : x.lexicographicallyPrecedes(y)
+                }.dropFirst(3).prefix(7)
+                #expect(try context.fetch(page).map(\.index) == expectedPage.map(\.index), "\(backend) page \(label) \(needle.debugDescription)")
+                #expect(try context.fetchCount(page) == expectedPage.count, "\(backend) page count \(label) \(needle.debugDescription)")
+                #expect(try context.fetchIdentifiers(page) == expectedPage.map(\.persistentModelID), "\(backend) identifiers \(label) \(needle.debugDescription)")
+            }
+        }
+    }
+
+    /// A page of a search reads candidates until the page is full, and keeps only the page's
+    /// models: the others it read are let go.
+    @Test(arguments: Backend.available) func aSearchPageKeepsOnlyItsModels(backend: Backend) throws {
+        let store = try backend.store([SearchEntry.self])
+        let writing = ModelContext(try store.container())
+        for index in 0..<3_000 { writing.insert(SearchEntry(index: index, name: index % 3 == 0 ? "Zoë \(index)" : "anna \(index)")) }
+        try writing.save()
+        let context = ModelContext(try store.container())
+        var page = FetchDescriptor<SearchEntry>(predicate: #Predicate { $0.name.localizedStandardContains("zoe") }, sortBy: [SortDescriptor(\.name)])
+        page.fetchLimit = 20
+        let found = try context.fetch(page)
+        #expect(found.count == 20 && found.allSatisfy { $0.name.hasPrefix("Zoë") })
+        weak var letGo: SearchEntry?
+        do {
+            var other = FetchDescriptor<SearchEntry>(predicate: #Predicate { $0.name.localizedStandardContains("anna 2999") })
+            other.fetchLimit = 1
+            let one = try context.fetch(other)
+            #expect(one.map(\.index) == [2999])
+            letGo = try context.fetch(FetchDescriptor<SearchEntry>(predicate: #Predicate { $0.index == 1 })).first
+            #expect(letGo != nil)
+        }
+        // Held by no one but the context, which let go of every candidate it did not keep.
+        #expect(letGo?.name == "anna 1")
+    }
+}
