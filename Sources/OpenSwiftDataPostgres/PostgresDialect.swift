@@ -33,17 +33,23 @@ struct PostgresDialect: SQLDialect {
         switch collation {
         // Swift orders strings by the Unicode scalars of their NFC form (canonically equivalent
         // strings are equal); UTF-8 bytes in "C" order are scalar order.
-        case .stringOrder: "normalize(\(expression), NFC) COLLATE \"C\""
+        case .stringOrder: Self.nfcScalarOrder(expression)
         // Foundation's `.lexical` is String's order where Foundation is open source; Apple's
         // compares otherwise, and is answered in memory there.
         case .lexical:
             #if canImport(Darwin)
             nil
             #else
-            "normalize(\(expression), NFC) COLLATE \"C\""
+            Self.nfcScalarOrder(expression)
             #endif
         case .localizedStandard, .localized: nil
         }
+    }
+
+    /// A string ordered by its NFC form's scalars. An ASCII string is its own NFC form, and
+    /// skipping `normalize` for it cuts the sort key's cost to a third.
+    static func nfcScalarOrder(_ expression: String) -> String {
+        "(CASE WHEN octet_length(\(expression)) = char_length(\(expression)) THEN \(expression) ELSE normalize(\(expression), NFC) END) COLLATE \"C\""
     }
 
     func order(ascending: Bool) -> String {
@@ -52,24 +58,24 @@ struct PostgresDialect: SQLDialect {
 
     // Narrowing the string tests Swift decides (its Characters, its case and diacritic folding).
     //
-    // Where both strings are ASCII without a carriage return, every Character is one byte
-    // ("\r\n" is one Character, hence the exception) and has no diacritic or case folding but
-    // ASCII's, so bytes decide exactly: that is each test's subset. The supersets: a run of
-    // Characters equal to another by canonical equivalence has the same NFD form, and NFD
-    // forms concatenate at Character boundaries, so a Character match is a match of NFD bytes;
-    // localizedStandardContains folds too much (ß matches "ss") for any cheap byte test, so
-    // beyond ASCII its superset keeps the row.
+    // Where both strings are plain (``PlainText``), bytes decide Character matches exactly: the
+    // certain part of `contains` and `starts(with:)`. Beyond, a run of Characters equal to
+    // another by canonical equivalence has the same NFD form, and NFD forms concatenate at
+    // Character boundaries, so a Character match is a match of NFD bytes: their superset.
+    // localizedStandardContains folds case and diacritics (and ß to "ss"), which bytes decide
+    // only where both strings are ASCII without a carriage return; beyond, its superset keeps
+    // the row.
 
     func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
+        guard arguments.count == 2 else { return nil }
+        let (s, t) = (arguments[0], arguments[1])
+        let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
         switch function {
         case .containsCharacters:
-            let (s, t) = (arguments[0], arguments[1])
-            return "(CASE WHEN \(Self.isASCII(s)) THEN strpos(\(s), normalize(\(t), NFD)) > 0 ELSE strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0 END)"
+            return "(CASE WHEN \(plain) THEN strpos(\(s), \(t)) > 0 ELSE strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0 END)"
         case .startsWithCharacters:
-            let (s, t) = (arguments[0], arguments[1])
-            return "starts_with(normalize(\(s), NFD), normalize(\(t), NFD))"
+            return "(CASE WHEN \(plain) THEN starts_with(\(s), \(t)) ELSE starts_with(normalize(\(s), NFD), normalize(\(t), NFD)) END)"
         case .localizedStandardContains:
-            let (s, t) = (arguments[0], arguments[1])
             return "(CASE WHEN \(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '' THEN \(Self.asciiFoldedContains(s, t)) ELSE TRUE END)"
         default:
             return nil
@@ -79,11 +85,12 @@ struct PostgresDialect: SQLDialect {
     func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
-        let plain: SQLFragment = "\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t))"
+        let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
         switch function {
         case .containsCharacters: return "(\(plain) AND strpos(\(s), \(t)) > 0)"
         case .startsWithCharacters: return "(\(plain) AND starts_with(\(s), \(t)))"
-        case .localizedStandardContains: return "(\(plain) AND \(t) <> '' AND \(Self.asciiFoldedContains(s, t)))"
+        case .localizedStandardContains:
+            return "(\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '' AND \(Self.asciiFoldedContains(s, t)))"
         default: return nil
         }
     }

@@ -77,6 +77,19 @@ extension PostgresStore {
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
+    package func count(_ table: TableLayout, where condition: SQLFragment?, splitBy split: SQLFragment) throws -> (meeting: Int, others: Int) {
+        var binds = PostgresBindings()
+        let entity = table.entity.name
+        let meets = try PostgresSQL.render(split, into: &binds, entity: entity)
+        let rendered = try condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
+        let statement = selectStatement(
+            "count(*) FILTER (WHERE coalesce((\(meets)), FALSE)), count(*) FILTER (WHERE NOT coalesce((\(meets)), FALSE))",
+            from: table, where: rendered, binds: binds, ordered: false)
+        guard let row = try sessions.query(statement).first else { return (0, 0) }
+        let (meeting, others) = try row.decode((Int64, Int64).self)
+        return (Int(meeting), Int(others))
+    }
+
     package func fetchRelatedRows(
         _ relationship: StoredRelationship, ofRows owners: [Int64], in destination: TableLayout
     ) throws -> [(owner: Int64, row: (rowID: Int64, values: ModelValues))] {

@@ -32,6 +32,7 @@ enum PostgresBench {
         guard let url else {
             throw ValidationErrorText("the PostgreSQL cases need a server: set OSD_POSTGRES_URL (Benchmarks/postgres.sh starts one)")
         }
+        if ["P10", "P11", "P12", "P13"].contains(id) { return try SearchBench.job(case: id, driver: driver, size: n, url: url) }
         let schema = "bench_\(id.lowercased())_\(driver.replacingOccurrences(of: "-", with: "_"))_\(n)"
         let handles = Handles()
         let configuration = PostgresConfiguration(schema: Schema(versionedSchema: ItemsV1.self), url: url, databaseSchema: schema)

@@ -32,7 +32,7 @@ struct FetchPlan {
 
     private static func narrowing(_ condition: SQLFragment?, _ orderBy: SQLFragment?, in store: any ModelStore) -> Narrowing? {
         let ordersInSQL = store.canRun(orderBy ?? "")
-        guard let condition else { return Narrowing(candidates: nil, certainMatches: nil, ordersInSQL: ordersInSQL) }
+        guard let condition else { return Narrowing(candidates: nil, certainMatches: "TRUE", ordersInSQL: ordersInSQL) }
         if store.canRun(condition) { return Narrowing(candidates: condition, certainMatches: condition, ordersInSQL: ordersInSQL) }
         guard let candidates = store.narrowed(condition, toward: .superset) else { return nil }
         return Narrowing(candidates: candidates, certainMatches: store.narrowed(condition, toward: .subset), ordersInSQL: ordersInSQL)

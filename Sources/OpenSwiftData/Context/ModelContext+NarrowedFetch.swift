@@ -50,13 +50,16 @@ extension ModelContext {
         var count = 0
         var undecided = narrowing.candidates
         if let certain = narrowing.certainMatches {
-            count = try query.store.count(query.table, where: certain)
-            undecided = SQLFragment.allOf([narrowing.candidates, SQLFragment.excluding(certain)])
+            let split = try query.store.count(query.table, where: narrowing.candidates, splitBy: certain)
+            count = split.meeting
+            undecided = split.others == 0 ? "FALSE" : SQLFragment.allOf([narrowing.candidates, SQLFragment.excluding(certain)])
         }
-        try forEachCandidate(of: query, RowSelection(query.table, where: undecided)) { (model: T) in
-            let matches = try descriptor.predicate?.evaluate(model) ?? true
-            if matches { count += 1 }
-            return (kept: false, more: true)
+        if undecided != "FALSE" {
+            try forEachCandidate(of: query, RowSelection(query.table, where: undecided)) { (model: T) in
+                let matches = try descriptor.predicate?.evaluate(model) ?? true
+                if matches { count += 1 }
+                return (kept: false, more: true)
+            }
         }
         let skipped = min(descriptor.fetchOffset ?? 0, count)
         return min(count - skipped, descriptor.fetchLimit ?? Int.max)

@@ -52,6 +52,9 @@ package protocol ModelStore: AnyObject, Sendable {
     func fetchRowClasses(_ selection: RowSelection) throws -> [(rowID: Int64, entity: String)]
     /// The number of an entity's matching rows.
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int
+    /// The number of an entity's rows meeting `condition` that meet `split`, and of the
+    /// others, from one read of the table where the database allows.
+    func count(_ table: TableLayout, where condition: SQLFragment?, splitBy split: SQLFragment) throws -> (meeting: Int, others: Int)
     /// The rows of `destination` that a to-many relationship holds for each of the rows
     /// `owners`, as (owner, row) pairs, in one query.
     func fetchRelatedRows(

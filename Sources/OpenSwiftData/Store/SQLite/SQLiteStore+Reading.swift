@@ -102,6 +102,12 @@ extension SQLiteStore {
     }
 
     /// The number of an entity's matching rows.
+    func count(_ table: TableLayout, where condition: SQLFragment?, splitBy split: SQLFragment) throws -> (meeting: Int, others: Int) {
+        // Two counts: SQLite runs every condition exactly, so no fetch of its splits a count.
+        (try count(table, where: SQLFragment.allOf([condition, split])),
+         try count(table, where: SQLFragment.allOf([condition, SQLFragment.excluding(split)])))
+    }
+
     func count(_ table: TableLayout, where condition: SQLFragment?) throws -> Int {
         let (sql, arguments) = RowSelection(table, where: condition).sql(columns: "COUNT(*)", ordered: false)
         return try read { db in
