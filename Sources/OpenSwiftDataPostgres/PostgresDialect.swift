@@ -22,7 +22,9 @@ struct PostgresDialect: SQLDialect {
         switch function {
         // A stored array is `jsonb`: containment and length are exact there (elements compared
         // as JSON values, strings byte by byte, as SQLite's `json_each` compares them).
-        case .arrayContains: "(\(arguments[0]) @> jsonb_build_array(\(arguments[1])))"
+        // jsonb_build_array is only stable, so PostgreSQL would build the array again for each
+        // row; as a subquery of its own (an InitPlan) it is built once.
+        case .arrayContains: "(\(arguments[0]) @> (SELECT jsonb_build_array(\(arguments[1]))))"
         case .arrayCount: "jsonb_array_length(\(arguments[0]))"
         case .containsBytes: "(position(\(arguments[1]) in \(arguments[0])) > 0)"
         default: nil
@@ -46,10 +48,11 @@ struct PostgresDialect: SQLDialect {
         }
     }
 
-    /// A string ordered by its NFC form's scalars. An ASCII string is its own NFC form, and
-    /// skipping `normalize` for it cuts the sort key's cost to a third.
+    /// A string ordered by its NFC form's scalars. A string in NFC (any ASCII one, found by
+    /// its length alone) is its own key: skipping `normalize` for those cuts the key's cost to
+    /// a third.
     static func nfcScalarOrder(_ expression: String) -> String {
-        "(CASE WHEN octet_length(\(expression)) = char_length(\(expression)) THEN \(expression) ELSE normalize(\(expression), NFC) END) COLLATE \"C\""
+        "(CASE WHEN octet_length(\(expression)) = char_length(\(expression)) OR \(expression) IS NFC NORMALIZED THEN \(expression) ELSE normalize(\(expression), NFC) END) COLLATE \"C\""
     }
 
     func order(ascending: Bool) -> String {
@@ -70,13 +73,15 @@ struct PostgresDialect: SQLDialect {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
         let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
+        // The byte test first: PostgreSQL evaluates AND and OR left to right, and most rows
+        // are decided by it before the plainness checks run.
         switch function {
         case .containsCharacters:
-            return "(CASE WHEN \(plain) THEN strpos(\(s), \(t)) > 0 ELSE strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0 END)"
+            return "(strpos(\(s), \(t)) > 0 OR (NOT (\(plain)) AND strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0))"
         case .startsWithCharacters:
-            return "(CASE WHEN \(plain) THEN starts_with(\(s), \(t)) ELSE starts_with(normalize(\(s), NFD), normalize(\(t), NFD)) END)"
+            return "(starts_with(\(s), \(t)) OR (NOT (\(plain)) AND starts_with(normalize(\(s), NFD), normalize(\(t), NFD))))"
         case .localizedStandardContains:
-            return "(CASE WHEN \(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '' THEN \(Self.asciiFoldedContains(s, t)) ELSE TRUE END)"
+            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> ''))"
         default:
             return nil
         }
@@ -87,10 +92,10 @@ struct PostgresDialect: SQLDialect {
         let (s, t) = (arguments[0], arguments[1])
         let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
         switch function {
-        case .containsCharacters: return "(\(plain) AND strpos(\(s), \(t)) > 0)"
-        case .startsWithCharacters: return "(\(plain) AND starts_with(\(s), \(t)))"
+        case .containsCharacters: return "(strpos(\(s), \(t)) > 0 AND \(plain))"
+        case .startsWithCharacters: return "(starts_with(\(s), \(t)) AND \(plain))"
         case .localizedStandardContains:
-            return "(\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '' AND \(Self.asciiFoldedContains(s, t)))"
+            return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '')"
         default: return nil
         }
     }

@@ -137,12 +137,15 @@ final class PostgresSession: @unchecked Sendable {
     /// Inside another transaction of the session (a migration's stage saving), `body` runs in a
     /// savepoint instead: released when it returns, rolled back to when it throws, so a failed
     /// save leaves the enclosing transaction as it was before the save.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    ///
+    /// - Parameter snapshot: Whether an outermost transaction reads one snapshot throughout
+    ///   (`REPEATABLE READ READ ONLY`), for reads in several statements that must agree.
+    func transaction<T>(snapshot: Bool = false, _ body: () throws -> T) throws -> T {
         try lock.withLock {
             transactionDepth += 1
             defer { transactionDepth -= 1 }
             let (begin, commit, rollback) = transactionDepth == 1
-                ? ("BEGIN", "COMMIT", "ROLLBACK")
+                ? (snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", "COMMIT", "ROLLBACK")
                 : ("SAVEPOINT osd_\(transactionDepth)", "RELEASE SAVEPOINT osd_\(transactionDepth)", "ROLLBACK TO SAVEPOINT osd_\(transactionDepth)")
             try query(PostgresQuery(unsafeSQL: begin))
             do {

@@ -9,24 +9,47 @@ extension PostgresStore {
     }
 
     package func forEachRow(
-        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+        _ selection: RowSelection, batchesOf size: Int, expecting needed: Int?,
+        _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
     ) throws {
         let plan = readPlan(of: selection.table)
-        let statement = try selectStatement(plan.selectList, selection)
+        // With a sort and a caller that needs few rows, the rows are read in windows (LIMIT,
+        // then OFFSET): PostgreSQL keeps only a window's best rows as it sorts, where a cursor
+        // over the whole selection would sort every row first. The windows grow fourfold, and
+        // one snapshot serves them all.
+        var window = selection.orderBy != nil && selection.limit == nil && selection.offset == nil
+            ? needed.map { max(4 * $0, size) } : nil
+        var start = 0
         // `body` may read the store again (a predicate following a relationship): on this
-        // thread, such reads share the cursor's connection and transaction.
+        // thread, such reads share the connection and its transaction.
         try sessions.withSession(sharedWithNestedCalls: true) { session in
-            try session.withCursor(statement) { next in
+            try session.transaction(snapshot: true) {
                 while true {
-                    let rows = try next(size)
-                    var batch: [(rowID: Int64, values: ModelValues)] = []
-                    batch.reserveCapacity(rows.count)
-                    for row in rows {
-                        let stored = try storedValues(Array(row), plan.storages)
-                        let rowID = stored.int64(at: 0) ?? 0
-                        batch.append((rowID, try modelValues(selection.table, stored, rowID: rowID)))
+                    var part = selection
+                    if let window {
+                        part.limit = window
+                        part.offset = start
                     }
-                    guard !batch.isEmpty, try body(batch), rows.count == size else { return }
+                    var read = 0
+                    let wantsMore = try session.withCursor(try selectStatement(plan.selectList, part)) { next in
+                        while true {
+                            let rows = try next(size)
+                            read += rows.count
+                            var batch: [(rowID: Int64, values: ModelValues)] = []
+                            batch.reserveCapacity(rows.count)
+                            for row in rows {
+                                let stored = try storedValues(Array(row), plan.storages)
+                                let rowID = stored.int64(at: 0) ?? 0
+                                batch.append((rowID, try modelValues(selection.table, stored, rowID: rowID)))
+                            }
+                            if batch.isEmpty { return true }
+                            guard try body(batch) else { return false }
+                            if rows.count < size { return true }
+                        }
+                    }
+                    guard wantsMore, let current = window, read == current else { return }
+                    start += current
+                    window = current * 4
                 }
             }
         }
@@ -83,11 +106,10 @@ extension PostgresStore {
         let meets = try PostgresSQL.render(split, into: &binds, entity: entity)
         let rendered = try condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         let statement = selectStatement(
-            "count(*) FILTER (WHERE coalesce((\(meets)), FALSE)), count(*) FILTER (WHERE NOT coalesce((\(meets)), FALSE))",
-            from: table, where: rendered, binds: binds, ordered: false)
+            "count(*) FILTER (WHERE coalesce((\(meets)), FALSE)), count(*)", from: table, where: rendered, binds: binds, ordered: false)
         guard let row = try sessions.query(statement).first else { return (0, 0) }
-        let (meeting, others) = try row.decode((Int64, Int64).self)
-        return (Int(meeting), Int(others))
+        let (meeting, all) = try row.decode((Int64, Int64).self)
+        return (Int(meeting), Int(all - meeting))
     }
 
     package func fetchRelatedRows(

@@ -28,7 +28,8 @@ extension ModelContext {
         if enough == 0 { return [] }
         var matches: [T] = []
         let orderBy = descriptor.sortBy.isEmpty || !narrowing.ordersInSQL ? nil : query.orderBy
-        try forEachCandidate(of: query, RowSelection(query.table, where: narrowing.candidates, orderBy: orderBy)) { (model: T) in
+        let selection = RowSelection(query.table, where: narrowing.candidates, orderBy: orderBy)
+        try forEachCandidate(of: query, selection, expecting: enough) { (model: T) in
             guard try descriptor.predicate?.evaluate(model) ?? true else { return (kept: false, more: true) }
             matches.append(model)
             return (kept: true, more: enough.map { matches.count < $0 } ?? true)
@@ -55,7 +56,7 @@ extension ModelContext {
             undecided = split.others == 0 ? "FALSE" : SQLFragment.allOf([narrowing.candidates, SQLFragment.excluding(certain)])
         }
         if undecided != "FALSE" {
-            try forEachCandidate(of: query, RowSelection(query.table, where: undecided)) { (model: T) in
+            try forEachCandidate(of: query, RowSelection(query.table, where: undecided), expecting: nil) { (model: T) in
                 let matches = try descriptor.predicate?.evaluate(model) ?? true
                 if matches { count += 1 }
                 return (kept: false, more: true)
@@ -69,10 +70,10 @@ extension ModelContext {
     /// says no more are wanted; a model it does not keep, and that the context did not hold
     /// before, is let go after its batch.
     private func forEachCandidate<T: PersistentModel>(
-        of query: FetchPlan, _ selection: RowSelection, _ decide: (T) throws -> (kept: Bool, more: Bool)
+        of query: FetchPlan, _ selection: RowSelection, expecting needed: Int?, _ decide: (T) throws -> (kept: Bool, more: Bool)
     ) throws {
         let key = query.table.registryKey
-        try query.store.forEachRow(selection, batchesOf: Self.candidateBatchSize) { batch in
+        try query.store.forEachRow(selection, batchesOf: Self.candidateBatchSize, expecting: needed) { batch in
             let new = Set(batch.lazy.map(\.rowID).filter { self.registered[key]?[$0] == nil })
             let models: [T] = try materializeRows(query) { row in
                 for (rowID, values) in batch { try row(rowID, values) }

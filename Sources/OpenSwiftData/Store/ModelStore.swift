@@ -35,10 +35,14 @@ package protocol ModelStore: AnyObject, Sendable {
     /// Calls `body` with each selected row, in order: its primary key and its model values.
     func forEachRow(_ selection: RowSelection, _ body: (Int64, ModelValues) throws -> Void) throws
     /// Calls `body` with the selected rows in order, at most `size` at a time, read from the
-    /// database as they are needed (a cursor), until `body` returns `false` or the rows run
-    /// out: a read that may stop early, with memory bounded by a batch.
+    /// database as they are needed, until `body` returns `false` or the rows run out: a read
+    /// that may stop early, with memory bounded by a batch.
+    ///
+    /// - Parameter needed: How many rows the caller expects to use, when it knows (a page);
+    ///   a hint, never a limit.
     func forEachRow(
-        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+        _ selection: RowSelection, batchesOf size: Int, expecting needed: Int?,
+        _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
     ) throws
     /// Calls `body` with each row of an entity that has one of the keys, in key order.
     func forEachRow(_ table: TableLayout, rowIDs: [Int64], _ body: (Int64, ModelValues) throws -> Void) throws

@@ -82,6 +82,24 @@ import Testing
         }
     }
 
+    /// Matches that sort after thousands of candidates Swift rejects: the store reads further
+    /// (PostgreSQL in growing windows) until the page is full, and the page is Swift's.
+    @Test(arguments: Backend.available) func aPageWhoseMatchesSortLastIsStillFound(backend: Backend) throws {
+        let store = try backend.store([SearchEntry.self])
+        let writing = ModelContext(try store.container())
+        // Names beyond ASCII: every one a candidate for localizedStandardContains on PostgreSQL.
+        for index in 0..<3_000 { writing.insert(SearchEntry(index: index, name: index < 2_990 ? "É\(index)" : "Ézzz\(index)")) }
+        try writing.save()
+        let context = ModelContext(try store.container())
+        var page = FetchDescriptor<SearchEntry>(predicate: #Predicate { $0.name.localizedStandardContains("ZZZ") }, sortBy: [SortDescriptor(\.name)])
+        page.fetchOffset = 2
+        page.fetchLimit = 5
+        #expect(try context.fetch(page).map(\.name) == ["Ézzz2992", "Ézzz2993", "Ézzz2994", "Ézzz2995", "Ézzz2996"])
+        #expect(try context.fetchCount(page) == 5)
+        page.fetchLimit = 50
+        #expect(try context.fetch(page).map(\.index) == Array(2_992..<3_000))
+    }
+
     /// A page of a search reads candidates until the page is full, and keeps only the page's
     /// models: the others it read are let go.
     @Test(arguments: Backend.available) func aSearchPageKeepsOnlyItsModels(backend: Backend) throws {

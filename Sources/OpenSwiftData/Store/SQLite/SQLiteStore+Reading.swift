@@ -11,7 +11,8 @@ extension SQLiteStore {
     }
 
     func forEachRow(
-        _ selection: RowSelection, batchesOf size: Int, _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
+        _ selection: RowSelection, batchesOf size: Int, expecting needed: Int?,
+        _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
     ) throws {
         // `body` may read the store again (a predicate following a relationship), which a
         // read in progress does not allow: the rows are read first. SQLite runs every
