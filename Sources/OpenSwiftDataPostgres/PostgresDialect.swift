@@ -69,19 +69,24 @@ struct PostgresDialect: SQLDialect {
     // only where both strings are ASCII without a carriage return; beyond, its superset keeps
     // the row.
 
+    //
+    // What depends on the searched-for string alone is a subquery of its own (an InitPlan),
+    // computed once: a cursor's statement is planned with its parameters unknown, and would
+    // otherwise lower-case, normalize and check the parameter again for every row.
+
     func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
-        let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
+        let plain: SQLFragment = "\(PlainText.test(s)) AND (SELECT \(PlainText.test(t)))"
         // The byte test first: PostgreSQL evaluates AND and OR left to right, and most rows
         // are decided by it before the plainness checks run.
         switch function {
         case .containsCharacters:
-            return "(strpos(\(s), \(t)) > 0 OR (NOT (\(plain)) AND strpos(normalize(\(s), NFD), normalize(\(t), NFD)) > 0))"
+            return "(strpos(\(s), \(t)) > 0 OR (NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))"
         case .startsWithCharacters:
-            return "(starts_with(\(s), \(t)) OR (NOT (\(plain)) AND starts_with(normalize(\(s), NFD), normalize(\(t), NFD))))"
+            return "(starts_with(\(s), \(t)) OR (NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))"
         case .localizedStandardContains:
-            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> ''))"
+            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t))))"
         default:
             return nil
         }
@@ -90,30 +95,30 @@ struct PostgresDialect: SQLDialect {
     func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
-        let plain: SQLFragment = "\(PlainText.test(s)) AND \(PlainText.test(t))"
+        let plain: SQLFragment = "\(PlainText.test(s)) AND (SELECT \(PlainText.test(t)))"
         switch function {
         case .containsCharacters: return "(strpos(\(s), \(t)) > 0 AND \(plain))"
         case .startsWithCharacters: return "(starts_with(\(s), \(t)) AND \(plain))"
         case .localizedStandardContains:
-            return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isPlainASCII(t)) AND \(t) <> '')"
+            return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t)))"
         default: return nil
         }
     }
 
-    /// Whether a string is ASCII: one byte a character.
-    private static func isASCII(_ string: SQLFragment) -> SQLFragment {
-        "octet_length(\(string)) = char_length(\(string))"
-    }
-
     /// Whether a string is ASCII without a carriage return: one Character a byte.
     private static func isPlainASCII(_ string: SQLFragment) -> SQLFragment {
-        "(\(isASCII(string)) AND strpos(\(string), chr(13)) = 0)"
+        "(octet_length(\(string)) = char_length(\(string)) AND strpos(\(string), chr(13)) = 0)"
+    }
+
+    /// Whether a searched-for string is plain ASCII and not empty, computed once.
+    private static func isSearchableASCII(_ string: SQLFragment) -> SQLFragment {
+        "(SELECT \(isPlainASCII(string)) AND \(string) <> '')"
     }
 
     /// Whether ASCII `s` contains ASCII `t`, letters compared without case (`lower` under the
     /// "C" collation folds ASCII letters only, whatever the database's locale).
     private static func asciiFoldedContains(_ s: SQLFragment, _ t: SQLFragment) -> SQLFragment {
-        "strpos(lower(\(s) COLLATE \"C\"), lower(\(t) COLLATE \"C\")) > 0"
+        "strpos(lower(\(s) COLLATE \"C\"), (SELECT lower(\(t) COLLATE \"C\"))) > 0"
     }
 }
 

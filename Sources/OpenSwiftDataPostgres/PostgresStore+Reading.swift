@@ -31,9 +31,11 @@ extension PostgresStore {
                         part.offset = start
                     }
                     var read = 0
+                    // A page's first batch is about the page: the rest may never be needed.
+                    var fetch = needed.map { min(size, max(2 * $0, 32)) } ?? size
                     let wantsMore = try session.withCursor(try selectStatement(plan.selectList, part)) { next in
                         while true {
-                            let rows = try next(size)
+                            let rows = try next(fetch)
                             read += rows.count
                             var batch: [(rowID: Int64, values: ModelValues)] = []
                             batch.reserveCapacity(rows.count)
@@ -44,7 +46,8 @@ extension PostgresStore {
                             }
                             if batch.isEmpty { return true }
                             guard try body(batch) else { return false }
-                            if rows.count < size { return true }
+                            if rows.count < fetch { return true }
+                            fetch = size
                         }
                     }
                     guard wantsMore, let current = window, read == current else { return }
