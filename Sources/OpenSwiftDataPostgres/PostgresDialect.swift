@@ -81,12 +81,15 @@ struct PostgresDialect: SQLDialect {
         // The byte test first: PostgreSQL evaluates AND and OR left to right, and most rows
         // are decided by it before the plainness checks run.
         switch function {
+        // An ASCII string matches by bytes whatever else it holds (a carriage return only
+        // makes Swift's answer narrower), once the searched-for string is in NFD (a Kelvin
+        // sign is canonically "K"): only strings beyond ASCII need the plainness check.
         case .containsCharacters:
-            return "(strpos(\(s), \(t)) > 0 OR (NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))"
+            return "(strpos(\(s), \(t)) > 0 OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND strpos(\(s), (SELECT normalize(\(t), NFD))) > 0) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))"
         case .startsWithCharacters:
-            return "(starts_with(\(s), \(t)) OR (NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))"
+            return "(starts_with(\(s), \(t)) OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))"
         case .localizedStandardContains:
-            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t))))"
+            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isSearchableASCII(t)) AND NOT \(Self.isBeyondASCII(s))))"
         default:
             return nil
         }
@@ -103,6 +106,11 @@ struct PostgresDialect: SQLDialect {
             return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t)))"
         default: return nil
         }
+    }
+
+    /// Whether a string holds a scalar beyond ASCII (more bytes than characters).
+    private static func isBeyondASCII(_ string: SQLFragment) -> SQLFragment {
+        "octet_length(\(string)) <> char_length(\(string))"
     }
 
     /// Whether a string is ASCII without a carriage return: one Character a byte.
