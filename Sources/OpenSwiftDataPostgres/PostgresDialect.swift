@@ -77,7 +77,8 @@ struct PostgresDialect: SQLDialect {
     func superset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
-        let plain: SQLFragment = "\(PlainText.test(s)) AND (SELECT \(PlainText.test(t)))"
+        // (Only a string beyond ASCII reaches the plainness check here: its pattern alone decides.)
+        let plain: SQLFragment = "(SELECT \(PlainText.test(t))) AND \(s) ~ '\(raw: PlainText.pattern)'"
         // The byte test first: PostgreSQL evaluates AND and OR left to right, and most rows
         // are decided by it before the plainness checks run.
         switch function {
@@ -98,7 +99,7 @@ struct PostgresDialect: SQLDialect {
     func subset(of function: SQLFunction, _ arguments: [SQLFragment]) -> SQLFragment? {
         guard arguments.count == 2 else { return nil }
         let (s, t) = (arguments[0], arguments[1])
-        let plain: SQLFragment = "\(PlainText.test(s)) AND (SELECT \(PlainText.test(t)))"
+        let plain: SQLFragment = "(SELECT \(PlainText.test(t))) AND \(PlainText.test(s))"
         switch function {
         case .containsCharacters: return "(strpos(\(s), \(t)) > 0 AND \(plain))"
         case .startsWithCharacters: return "(starts_with(\(s), \(t)) AND \(plain))"

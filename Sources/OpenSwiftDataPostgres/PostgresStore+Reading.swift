@@ -13,46 +13,46 @@ extension PostgresStore {
         _ body: ([(rowID: Int64, values: ModelValues)]) throws -> Bool
     ) throws {
         let plan = readPlan(of: selection.table)
-        // With a sort and a caller that needs few rows, the rows are read in windows (LIMIT,
-        // then OFFSET): PostgreSQL keeps only a window's best rows as it sorts, where a cursor
-        // over the whole selection would sort every row first. The windows grow fourfold, and
-        // one snapshot serves them all.
-        var window = selection.orderBy != nil && selection.limit == nil && selection.offset == nil
-            ? needed.map { max(4 * $0, size) } : nil
-        var start = 0
+        /// Hands `rows` to `body` a batch at a time; `false` once `body` has enough.
+        func deliver(_ rows: [PostgresRow]) throws -> Bool {
+            for start in stride(from: 0, to: rows.count, by: size) {
+                var batch: [(rowID: Int64, values: ModelValues)] = []
+                batch.reserveCapacity(min(size, rows.count - start))
+                for row in rows[start..<min(start + size, rows.count)] {
+                    let stored = try storedValues(Array(row), plan.storages)
+                    let rowID = stored.int64(at: 0) ?? 0
+                    batch.append((rowID, try modelValues(selection.table, stored, rowID: rowID)))
+                }
+                guard try body(batch) else { return false }
+            }
+            return true
+        }
         // `body` may read the store again (a predicate following a relationship): on this
         // thread, such reads share the connection and its transaction.
         try sessions.withSession(sharedWithNestedCalls: true) { session in
             try session.transaction(snapshot: true) {
-                while true {
-                    var part = selection
-                    if let window {
-                        part.limit = window
-                        part.offset = start
-                    }
-                    var read = 0
-                    // A page's first batch is about the page: the rest may never be needed.
-                    var fetch = needed.map { min(size, max(2 * $0, 32)) } ?? size
-                    let wantsMore = try session.withCursor(try selectStatement(plan.selectList, part)) { next in
+                guard selection.orderBy != nil, selection.limit == nil, selection.offset == nil, let needed else {
+                    // The whole selection, through a cursor, a batch at a time.
+                    try session.withCursor(try selectStatement(plan.selectList, selection)) { next in
                         while true {
-                            let rows = try next(fetch)
-                            read += rows.count
-                            var batch: [(rowID: Int64, values: ModelValues)] = []
-                            batch.reserveCapacity(rows.count)
-                            for row in rows {
-                                let stored = try storedValues(Array(row), plan.storages)
-                                let rowID = stored.int64(at: 0) ?? 0
-                                batch.append((rowID, try modelValues(selection.table, stored, rowID: rowID)))
-                            }
-                            if batch.isEmpty { return true }
-                            guard try body(batch) else { return false }
-                            if rows.count < fetch { return true }
-                            fetch = size
+                            let rows = try next(size)
+                            guard !rows.isEmpty, try deliver(rows), rows.count == size else { return }
                         }
                     }
-                    guard wantsMore, let current = window, read == current else { return }
-                    start += current
-                    window = current * 4
+                    return
+                }
+                // A page of a sorted selection: windows of rows (LIMIT, then OFFSET), each
+                // four times the last, in one snapshot. PostgreSQL keeps only a window's best
+                // rows as it sorts, and may scan in parallel, which it never does for a cursor.
+                var window = max(2 * needed, 32)
+                var part = selection
+                part.offset = 0
+                while true {
+                    part.limit = window
+                    let rows = try session.query(try selectStatement(plan.selectList, part))
+                    guard try deliver(rows), rows.count == window else { return }
+                    part.offset! += window
+                    window *= 4
                 }
             }
         }
