@@ -86,9 +86,9 @@ struct PostgresDialect: SQLDialect {
         // makes Swift's answer narrower), once the searched-for string is in NFD (a Kelvin
         // sign is canonically "K"): only strings beyond ASCII need the plainness check.
         case .containsCharacters:
-            return "(strpos(\(s), \(t)) > 0 OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND strpos(\(s), (SELECT normalize(\(t), NFD))) > 0) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))"
+            return "(strpos(\(s), \(t)) > 0 OR ((NOT \(Self.hasPrunablePrefix(t)) OR strpos(\(s), (SELECT left(\(t), -1))) > 0) AND (((SELECT \(t) IS NOT NFD NORMALIZED) AND strpos(\(s), (SELECT normalize(\(t), NFD))) > 0) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))))"
         case .startsWithCharacters:
-            return "(starts_with(\(s), \(t)) OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))"
+            return "(starts_with(\(s), \(t)) OR ((NOT \(Self.hasPrunablePrefix(t)) OR starts_with(\(s), (SELECT left(\(t), -1)))) AND (((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))))"
         case .localizedStandardContains:
             return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isSearchableASCII(t)) AND NOT \(Self.isBeyondASCII(s))))"
         default:
@@ -107,6 +107,16 @@ struct PostgresDialect: SQLDialect {
             return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t)))"
         default: return nil
         }
+    }
+
+    /// Whether a searched-for string is ASCII, two characters or more, without "K", ";" or "`"
+    /// (computed once). Then a string whose NFD form holds it holds all but its last character
+    /// as bytes: every ASCII scalar of an NFD form but the last is a character's whole form
+    /// (no canonical decomposition holds two starters but Hangul's, which are not ASCII), and
+    /// only the Kelvin sign, U+037E and U+1FEF decompose to a lone ASCII scalar (those three).
+    /// A row without that prefix skips the costlier checks.
+    static func hasPrunablePrefix(_ string: SQLFragment) -> SQLFragment {
+        "(SELECT octet_length(\(string)) = char_length(\(string)) AND char_length(\(string)) >= 2 AND strpos(\(string), 'K') = 0 AND strpos(\(string), ';') = 0 AND strpos(\(string), '`') = 0)"
     }
 
     /// Whether a string holds a scalar beyond ASCII (more bytes than characters).

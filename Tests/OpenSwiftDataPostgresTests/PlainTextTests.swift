@@ -42,6 +42,22 @@ import Testing
         #expect(!PlainText.scalars.contains { $0.contains(0x0D) || $0.contains(0) })
     }
 
+    /// What the narrowed `contains`'s prefix pruning (PostgresDialect.hasPrunablePrefix) rests
+    /// on: no canonical decomposition has an ASCII scalar after its first, and only three
+    /// scalars decompose to a lone ASCII one, which the searched-for string is checked for.
+    @Test func onlyThreeScalarsDecomposeToALoneASCIIScalarAndNoneHoldsOneAfterItsFirst() {
+        var lone: [UInt32] = []
+        var later: [UInt32] = []
+        for value in UInt32(0x80)...0x2FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let decomposed = Array(String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars)
+            if decomposed.count == 1, decomposed[0].isASCII { lone.append(value) }
+            if decomposed.dropFirst().contains(where: \.isASCII) { later.append(value) }
+        }
+        #expect(lone == [0x37E, 0x1FEF, 0x212A])
+        #expect(later.isEmpty)
+    }
+
     @Test func thePatternNamesEachRange() {
         #expect(PlainText.pattern.hasPrefix("^[\\u0001-\\u000c\\u000e-\\u007f\\u00a0-\\u00ac"))
         #expect(PlainText.pattern.hasSuffix("\\uff01-\\uff60]*$"))
