@@ -85,10 +85,11 @@ struct PostgresDialect: SQLDialect {
         // An ASCII string matches by bytes whatever else it holds (a carriage return only
         // makes Swift's answer narrower), once the searched-for string is in NFD (a Kelvin
         // sign is canonically "K"): only strings beyond ASCII need the plainness check.
+        // A row without the prefix (hasPrunablePrefix) is decided by that one byte search.
         case .containsCharacters:
-            return "(strpos(\(s), \(t)) > 0 OR ((NOT \(Self.hasPrunablePrefix(t)) OR strpos(\(s), (SELECT left(\(t), -1))) > 0) AND (((SELECT \(t) IS NOT NFD NORMALIZED) AND strpos(\(s), (SELECT normalize(\(t), NFD))) > 0) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0))))"
+            return "((NOT \(Self.hasPrunablePrefix(t)) OR strpos(\(s), (SELECT left(\(t), -1))) > 0) AND (strpos(\(s), \(t)) > 0 OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND strpos(\(s), (SELECT normalize(\(t), NFD))) > 0) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND strpos(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))) > 0)))"
         case .startsWithCharacters:
-            return "(starts_with(\(s), \(t)) OR ((NOT \(Self.hasPrunablePrefix(t)) OR starts_with(\(s), (SELECT left(\(t), -1)))) AND (((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD)))))))"
+            return "((NOT \(Self.hasPrunablePrefix(t)) OR starts_with(\(s), (SELECT left(\(t), -1)))) AND (starts_with(\(s), \(t)) OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))))))"
         case .localizedStandardContains:
             return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isSearchableASCII(t)) AND NOT \(Self.isBeyondASCII(s))))"
         default:
