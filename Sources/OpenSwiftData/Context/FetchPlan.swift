@@ -30,7 +30,12 @@ struct FetchPlan {
         let ordersInSQL: Bool
     }
 
-    private static func narrowing(_ condition: SQLFragment?, _ orderBy: SQLFragment?, in store: any ModelStore) -> Narrowing? {
+    /// - Parameter entityCondition: must run exactly: its pending batch deletes' conditions
+    ///   stand under `NOT`, where the polarity their tests were given no longer holds.
+    private static func narrowing(
+        _ condition: SQLFragment?, _ entityCondition: SQLFragment?, _ orderBy: SQLFragment?, in store: any ModelStore
+    ) -> Narrowing? {
+        guard store.canRun(entityCondition ?? "") else { return nil }
         let ordersInSQL = store.canRun(orderBy ?? "")
         guard let condition else { return Narrowing(candidates: nil, certainMatches: "TRUE", ordersInSQL: ordersInSQL) }
         if store.canRun(condition) { return Narrowing(candidates: condition, certainMatches: condition, ordersInSQL: ordersInSQL) }
@@ -85,7 +90,7 @@ struct FetchPlan {
         relatedEntities = (predicate?.relatedEntities ?? []).union(sort.relatedEntities)
         if !store.canRun(predicate?.condition ?? "") || !store.canRun(orderBy ?? "") {
             answersInMemory = true
-            narrowing = Self.narrowing(condition, orderBy, in: store)
+            narrowing = Self.narrowing(condition, entityCondition, orderBy, in: store)
         }
     }
 }
