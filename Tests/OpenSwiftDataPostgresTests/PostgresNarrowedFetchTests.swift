@@ -42,7 +42,8 @@ struct PostgresNarrowedFetchTests {
                 sortBy: [SortDescriptor(\.title)])
             descriptor.fetchLimit = 5
             // Swift's answer from another context, so this one reads every shelf while deciding.
-            let everything = try ModelContext(container).fetch(FetchDescriptor<ShelvedVolume>(sortBy: [SortDescriptor(\.title)]))
+            let reference = ModelContext(container)
+            let everything = try reference.fetch(FetchDescriptor<ShelvedVolume>(sortBy: [SortDescriptor(\.title)]))
             let expected = try everything.filter { try descriptor.predicate!.evaluate($0) }
             #expect(expected.count == 11)
             let found = try context.fetch(descriptor)
