@@ -68,7 +68,6 @@ struct PostgresDialect: SQLDialect {
     // localizedStandardContains folds case and diacritics (and ß to "ss"), which bytes decide
     // only where both strings are ASCII without a carriage return; beyond, its superset keeps
     // the row.
-
     //
     // What depends on the searched-for string alone is a subquery of its own (an InitPlan),
     // computed once: a cursor's statement is planned with its parameters unknown, and would
