@@ -27,8 +27,7 @@ extension ModelContext {
         let enough = narrowing.ordersInSQL ? descriptor.fetchLimit.map { offset + $0 } : nil
         if enough == 0 { return [] }
         var matches: [T] = []
-        let orderBy = descriptor.sortBy.isEmpty || !narrowing.ordersInSQL ? nil : query.orderBy
-        let selection = RowSelection(query.table, where: narrowing.candidates, orderBy: orderBy)
+        let selection = RowSelection(query.table, where: narrowing.candidates, orderBy: narrowing.ordersInSQL ? query.orderBy : nil)
         try forEachCandidate(of: query, selection, expecting: enough) { (model: T) in
             guard try descriptor.predicate?.evaluate(model) ?? true else { return (kept: false, more: true) }
             matches.append(model)
