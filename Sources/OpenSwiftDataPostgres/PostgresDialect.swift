@@ -59,7 +59,8 @@ struct PostgresDialect: SQLDialect {
         ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
     }
 
-    // Narrowing the string tests Swift decides (its Characters, its case and diacritic folding).
+    // Narrowing the string tests Swift decides (its Characters, its case and diacritic folding,
+    // its Character count).
     //
     // Where both strings are plain (``PlainText``), bytes decide Character matches exactly: the
     // certain part of `contains` and `starts(with:)`. Beyond, a run of Characters equal to
@@ -68,6 +69,9 @@ struct PostgresDialect: SQLDialect {
     // localizedStandardContains folds case and diacritics (and ß to "ss"), which bytes decide
     // only where both strings are ASCII without a carriage return; beyond, its superset keeps
     // the row.
+    //
+    // A string has at most as many Characters as scalars (`char_length`), at least one when it
+    // is not empty, and exactly as many when it is plain.
     //
     // What depends on the searched-for string alone is a subquery of its own (an InitPlan),
     // computed once: a cursor's statement is planned with its parameters unknown, and would
@@ -91,6 +95,10 @@ struct PostgresDialect: SQLDialect {
             return "((NOT \(Self.hasPrunablePrefix(t)) OR starts_with(\(s), (SELECT left(\(t), -1)))) AND (starts_with(\(s), \(t)) OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))))))"
         case .localizedStandardContains:
             return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isSearchableASCII(t)) AND NOT \(Self.isBeyondASCII(s))))"
+        case .characterCountAtLeast:
+            return "(char_length(\(s)) >= \(t))"
+        case .characterCountAtMost:
+            return "(char_length(\(s)) <= \(t) OR (\(t) >= 1 AND NOT \(PlainText.test(s))))"
         default:
             return nil
         }
@@ -105,6 +113,10 @@ struct PostgresDialect: SQLDialect {
         case .startsWithCharacters: return "(starts_with(\(s), \(t)) AND \(plain))"
         case .localizedStandardContains:
             return "(\(Self.asciiFoldedContains(s, t)) AND \(Self.isPlainASCII(s)) AND \(Self.isSearchableASCII(t)))"
+        case .characterCountAtLeast:
+            return "(\(t) <= 0 OR (\(t) = 1 AND \(s) <> '') OR (char_length(\(s)) >= \(t) AND \(PlainText.test(s))))"
+        case .characterCountAtMost:
+            return "(char_length(\(s)) <= \(t))"
         default: return nil
         }
     }

@@ -67,6 +67,7 @@ extension PredicateTranslationScope {
             if left.mayBeNil || right.mayBeNil {
                 return "(\(l) \(raw: op == .equal ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM") \(r))"
             }
+            if let counted = characterCountComparison(l, op, r) { return counted }
             return "(\(l) \(raw: op.sql) \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard kind.supportsOrdering, !left.mayBeNil, !right.mayBeNil else {
@@ -77,6 +78,7 @@ extension PredicateTranslationScope {
             if kind.storage == .unsignedBitPattern {
                 return "((\(l) < 0, \(l)) \(raw: op.sql) (\(r) < 0, \(r)))"
             }
+            if let counted = characterCountComparison(l, op, r) { return counted }
             return "(\(l) \(raw: op.sql) \(r))"
         }
     }

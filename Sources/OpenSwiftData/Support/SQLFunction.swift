@@ -14,6 +14,10 @@ package enum SQLFunction: String, Hashable, Sendable, CaseIterable {
     case realDivide
     /// `(s)`: the number of `Character`s of a string.
     case characterCount
+    /// `(s, n)`: whether `s` has at least `n` `Character`s.
+    case characterCountAtLeast
+    /// `(s, n)`: whether `s` has at most `n` `Character`s.
+    case characterCountAtMost
     /// `(s, t)`: whether `s` contains `t`, compared as `Character`s.
     case containsCharacters
     /// `(s, t)`: whether `s` starts with `t`, compared as `Character`s.

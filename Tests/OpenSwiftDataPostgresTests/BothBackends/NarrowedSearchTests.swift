@@ -12,7 +12,7 @@ import Testing
 }
 
 /// Searches only Swift decides exactly (`contains` and `starts(with:)` by Characters,
-/// `localizedStandardContains`), alone and under `!`, `&&` and `||`: PostgreSQL reads only the
+/// `localizedStandardContains`, a string's `count`), alone and under `!`, `&&` and `||`: PostgreSQL reads only the
 /// rows its SQL narrows them to, and every fetch, page and count must still equal what
 /// `Predicate.evaluate` and `sorted(using:)` give on every stored model.
 @Suite struct NarrowedSearchTests {
@@ -74,6 +74,7 @@ import Testing
             }
         for needle in needles {
             let other = needles.randomElement(using: &generator)!
+            let k = needle.count
             let predicates: [(String, Predicate<SearchEntry>)] = [
                 ("localizedStandardContains", #Predicate { $0.name.localizedStandardContains(needle) }),
                 ("contains", #Predicate { $0.name.contains(needle) }),
@@ -81,6 +82,9 @@ import Testing
                 ("!localizedStandardContains", #Predicate { !$0.name.localizedStandardContains(needle) }),
                 ("contains || index < 10", #Predicate { $0.name.contains(needle) || $0.index < 10 }),
                 ("!(contains && localizedStandardContains other)", #Predicate { !($0.name.contains(needle) && $0.name.localizedStandardContains(other)) }),
+                ("count == k", #Predicate { $0.name.count == k }),
+                ("count > k || starts(with:)", #Predicate { $0.name.count > k || $0.name.starts(with: needle) }),
+                ("!(k < count) && count != 1", #Predicate { !(k < $0.name.count) && $0.name.count != 1 }),
             ]
             for (label, predicate) in predicates {
                 let expected = try everything.filter { try predicate.evaluate($0) }

@@ -20,6 +20,8 @@ struct SQLiteDialect: SQLDialect {
         case .arrayContains:
             return "(EXISTS (SELECT 1 FROM json_each(\(arguments[0])) AS \"$e\" WHERE \"$e\".value = \(arguments[1])))"
         case .arrayCount: name = "json_array_length"
+        case .characterCountAtLeast: return "(\(SQLiteFunctions.characterCount)(\(arguments[0])) >= \(arguments[1]))"
+        case .characterCountAtMost: return "(\(SQLiteFunctions.characterCount)(\(arguments[0])) <= \(arguments[1]))"
         case .unwrap: name = SQLiteFunctions.unwrap
         case .invalidRange: name = SQLiteFunctions.invalidRange
         case .roundToFloat: name = SQLiteFunctions.roundToFloat
