@@ -27,8 +27,29 @@ struct PostgresDialect: SQLDialect {
         case .arrayContains: "(\(arguments[0]) @> (SELECT jsonb_build_array(\(arguments[1]))))"
         case .arrayCount: "jsonb_array_length(\(arguments[0]))"
         case .containsBytes: "(position(\(arguments[1]) in \(arguments[0])) > 0)"
+        // PostgreSQL computes NaN (and compares it above every number, equal to itself);
+        // Swift's comparisons with NaN are false but `!=`, which the translator gives for NULL.
+        case .nanAsNull: "NULLIF((\(arguments[0]))::float8, 'NaN'::float8)"
+        case .realDivide: Self.swiftDivision(arguments[0], arguments[1])
+        case .roundToFloat: Self.roundedToFloat(arguments[0])
         default: nil
         }
+    }
+
+    /// `a / b` for doubles as Swift divides: PostgreSQL's `/` refuses a zero divisor, where
+    /// Swift gives NaN (for a zero or NaN dividend) or an infinity signed by both operands (a
+    /// zero's sign shows in its text, "-0").
+    static func swiftDivision(_ a: String, _ b: String) -> String {
+        "(CASE WHEN (\(a)) IS NULL OR (\(b)) IS NULL THEN NULL WHEN (\(b)) <> 0 THEN (\(a))::float8 / (\(b)) WHEN (\(a)) = 0 OR (\(a)) = 'NaN'::float8 THEN 'NaN'::float8 WHEN ((\(a)) > 0) = ((\(b))::float8::text <> '-0') THEN 'Infinity'::float8 ELSE '-Infinity'::float8 END)"
+    }
+
+    /// `x` rounded to a `Float` as Swift rounds (to nearest, ties to even): PostgreSQL's cast
+    /// to `real` rounds so, but refuses what rounds to an infinity or to zero, so magnitudes
+    /// from halfway above `Float`'s largest (2¹²⁸ − 2¹⁰³) and up to half its least (2⁻¹⁵⁰) are
+    /// given their signed infinity and zero here.
+    static func roundedToFloat(_ x: String) -> String {
+        let y = "(\(x))::float8"
+        return "(CASE WHEN \(y) IS NULL OR \(y) = 'NaN'::float8 THEN \(y) WHEN abs(\(y)) >= 3.4028235677973366e+38::float8 THEN sign(\(y)) * 'Infinity'::float8 WHEN abs(\(y)) <= 7.006492321624085e-46::float8 THEN sign(\(y)) * 0::float8 ELSE \(y)::real::float8 END)"
     }
 
     func collated(_ expression: String, by collation: SQLCollation) -> String? {

@@ -36,9 +36,10 @@ extension PredicateTranslationScope {
         let kind = SQLValueKind(Node.Output.self)
         let (l, r) = try arithmeticOperands(left, right, kind: kind, in: Node.self)
         let fragment = operation(l, r)
-        var result = TranslatedExpression.sql(
-            kind.storage == .float ? .call(.roundToFloat, fragment) : fragment, type: Node.Output.self)
-        result.mayBeNaN = kind.storage == .real || kind.storage == .float
+        let floating = kind.storage == .real || kind.storage == .float
+        let rounded = kind.storage == .float ? .call(.roundToFloat, fragment) : fragment
+        var result = TranslatedExpression.sql(floating ? .call(.nanAsNull, rounded) : rounded, type: Node.Output.self)
+        result.mayBeNaN = floating
         return result
     }
 }
@@ -57,6 +58,12 @@ extension PredicateExpressions.Arithmetic: PredicateSQLTranslatable {
         case .add: "+"
         case .subtract: "-"
         case .multiply: "*"
+        }
+        // Floats are added, subtracted and multiplied as doubles, then rounded: a store keeping
+        // them in single precision (PostgreSQL's `real`) refuses a result beyond its range,
+        // where Swift's is an infinity or zero.
+        if SQLValueKind(Output.self).storage == .float {
+            return try scope.arithmetic(self, lhs, rhs) { "(CAST(\($0) AS DOUBLE PRECISION) \(raw: symbol) \($1))" }
         }
         return try scope.arithmetic(self, lhs, rhs) { "(\($0) \(raw: symbol) \($1))" }
     }

@@ -158,7 +158,15 @@ final class PredicateTranslationScope {
                 type(of: expression),
                 "OpenSwiftData has no SQL translation for this kind of expression")
         }
-        return try translatable.translate(in: self)
+        let translated = try translatable.translate(in: self)
+        // A condition computing what a store may lack (a function, a collation, a test whose
+        // truth it does not follow) is a test as a whole, which that store narrows.
+        if polarity != .none, translated.type == Bool.self, case .sql(let sql) = translated.form, sql.mayNeedWholeNarrowing {
+            var whole = translated
+            whole.form = .sql(.test(.condition, sql, polarity: polarity))
+            return whole
+        }
+        return translated
     }
 
     /// Translates an operand of `&&`, `||` or `!` (`negated`), or the predicate's own expression:

@@ -49,6 +49,9 @@ extension SQLFragment {
             case .argument(_, let storage):
                 sql += dialect.placeholder(placeholder, storage: storage)
                 placeholder += 1
+            case .test(.condition, let arguments, _):
+                guard let condition = arguments[0].rendered(in: dialect, placeholder: &placeholder) else { return nil }
+                sql += condition
             case .call(let function, let arguments), .test(let function, let arguments, _):
                 var rendered: [String] = []
                 for argument in arguments {
@@ -77,6 +80,8 @@ extension SQLFragment {
     package func missing(in dialect: some SQLDialect) -> [String] {
         parts.flatMap { part -> [String] in
             switch part {
+            case .test(.condition, let arguments, _):
+                return arguments[0].missing(in: dialect)
             case .call(let function, let arguments), .test(let function, let arguments, _):
                 let own = dialect.call(function, arguments.map { _ in "" }) == nil ? [function.rawValue] : []
                 return own + arguments.flatMap { $0.missing(in: dialect) }
@@ -106,12 +111,12 @@ extension SQLFragment {
                 result.append(alone)
                 continue
             }
-            guard case .test(let function, let arguments, let polarity) = part, polarity != .none,
-                  arguments.allSatisfy({ $0.runs(in: dialect) })
-            else { return nil }
+            guard case .test(let function, let arguments, let polarity) = part, polarity != .none else { return nil }
+            // Where an argument does not run, the dialect has nothing to narrow the test by.
+            let argumentsRun = arguments.allSatisfy { $0.runs(in: dialect) }
             switch polarity == .positive ? bound : bound.opposite {
-            case .superset: result.append(dialect.superset(of: function, arguments) ?? "TRUE")
-            case .subset: result.append(dialect.subset(of: function, arguments) ?? "FALSE")
+            case .superset: result.append((argumentsRun ? dialect.superset(of: function, arguments) : nil) ?? "TRUE")
+            case .subset: result.append((argumentsRun ? dialect.subset(of: function, arguments) : nil) ?? "FALSE")
             }
         }
         return result

@@ -126,6 +126,18 @@ package struct SQLFragment: Hashable, Sendable {
     package mutating func append(_ other: SQLFragment) {
         parts += other.parts
     }
+
+    /// Whether the fragment, standing for a condition, computes something a store may lack
+    /// outside a test it narrows by itself: a function, a collation, or a test whose truth
+    /// the condition does not follow.
+    var mayNeedWholeNarrowing: Bool {
+        parts.contains { part in
+            switch part {
+            case .call, .collated, .test(_, _, .none): true
+            default: false
+            }
+        }
+    }
 }
 
 extension SQLFragment: ExpressibleByStringInterpolation {

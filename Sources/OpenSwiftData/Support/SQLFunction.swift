@@ -8,10 +8,17 @@ package enum SQLFunction: String, Hashable, Sendable, CaseIterable {
     /// `(lower, upper)`: fails the query, as forming a range whose lower bound is above its
     /// upper bound traps.
     case invalidRange
+    /// `(x)`: the double `x`, or `NULL` where it is NaN (as SQLite computes NaN), so that a
+    /// comparison gives Swift's answer for NaN by itself.
+    case nanAsNull
     /// `(x)`: `x` rounded to a `Float`.
     case roundToFloat
     /// `(a, b)`: `a / b` as Swift divides doubles (an infinity or NaN for a zero divisor).
     case realDivide
+    /// `(c)`: the condition `c` itself, as every store runs it, or where a store lacks a
+    /// function `c` calls, a test that store narrows to `TRUE` (or `FALSE`) as a whole
+    /// (``SQLFragment/narrowed(in:toward:)``).
+    case condition
     /// `(s)`: the number of `Character`s of a string.
     case characterCount
     /// `(s, n)`: whether `s` has at least `n` `Character`s.

@@ -16,6 +16,9 @@ struct SQLiteDialect: SQLDialect {
     func call(_ function: SQLFunction, _ arguments: [String]) -> String? {
         let name: String
         switch function {
+        case .condition: return arguments[0]
+        // SQLite's arithmetic gives NULL for a NaN already.
+        case .nanAsNull: return arguments[0]
         case .containsBytes: return "(instr(\(arguments[0]), \(arguments[1])) > 0)"
         case .arrayContains:
             return "(EXISTS (SELECT 1 FROM json_each(\(arguments[0])) AS \"$e\" WHERE \"$e\".value = \(arguments[1])))"
