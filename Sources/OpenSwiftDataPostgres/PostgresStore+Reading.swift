@@ -195,12 +195,11 @@ extension PostgresStore {
         ordered: Bool = true, limit: Int? = nil, offset: Int? = nil
     ) -> PostgresQuery {
         var binds = binds
-        var sql = "SELECT \(columns) FROM \(table.postgresName)"
+        // Rows come in key order, and ties of a sort keep it, as in the SQLite store.
+        let order = " ORDER BY " + (orderBy.map { "\($0), \(table.postgresKeyColumn)" } ?? table.postgresKeyColumn)
+        var sql = "FROM \(table.postgresName)"
         if let condition { sql += " WHERE \(condition)" }
-        if ordered {
-            // Rows come in key order, and ties of a sort keep it, as in the SQLite store.
-            sql += " ORDER BY " + (orderBy.map { "\($0), \(table.postgresKeyColumn)" } ?? table.postgresKeyColumn)
-        }
+        if ordered { sql += order }
         if let limit {
             binds.append(Int64(limit))
             sql += " LIMIT $\(binds.count)"
@@ -209,8 +208,22 @@ extension PostgresStore {
             binds.append(Int64(offset))
             sql += " OFFSET $\(binds.count)"
         }
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        // A page of a sort: the page's keys first, then its rows. PostgreSQL computes the
+        // select list (a jsonb column as text) below the sort, for every row it sorts; this
+        // way for the page's rows alone (at 1M rows, a page of 20 by name: 205 -> 125 ms).
+        // The outer ORDER BY repeats the inner one, which is total (the key ends it).
+        if ordered, orderBy != nil, let limit, limit <= Self.pagedKeysLimit {
+            let keys = "SELECT \(table.postgresKeyColumn) \(sql)"
+            return PostgresQuery(
+                unsafeSQL: "SELECT \(columns) FROM \(table.postgresName) WHERE \(table.postgresKeyColumn) = ANY(ARRAY(\(keys)))\(order)",
+                binds: binds)
+        }
+        return PostgresQuery(unsafeSQL: "SELECT \(columns) \(sql)", binds: binds)
     }
+
+    /// The largest page read keys first (a longer one is a read of most rows, which the
+    /// key lookups would only slow).
+    private static var pagedKeysLimit: Int { 1_000 }
 
     /// A row's cells as the stored values the layout's row decoder reads.
     private func storedValues(_ cells: [PostgresCell], _ storages: [StorageType]) throws -> StoredValueRow {
