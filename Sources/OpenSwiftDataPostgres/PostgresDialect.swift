@@ -115,7 +115,8 @@ struct PostgresDialect: SQLDialect {
         case .startsWithCharacters:
             return "((NOT \(Self.hasPrunablePrefix(t)) OR starts_with(\(s), (SELECT left(\(t), -1)))) AND (starts_with(\(s), \(t)) OR ((SELECT \(t) IS NOT NFD NORMALIZED) AND starts_with(\(s), (SELECT normalize(\(t), NFD)))) OR (\(Self.isBeyondASCII(s)) AND NOT (\(plain)) AND starts_with(normalize(\(s), NFD), (SELECT normalize(\(t), NFD))))))"
         case .localizedStandardContains:
-            return "(\(Self.asciiFoldedContains(s, t)) OR NOT (\(Self.isSearchableASCII(t)) AND NOT \(Self.isBeyondASCII(s))))"
+            // The folding last: a row beyond ASCII is a candidate without it.
+            return "(\(Self.isBeyondASCII(s)) OR NOT \(Self.isSearchableASCII(t)) OR \(Self.asciiFoldedContains(s, t)))"
         case .characterCountAtLeast:
             return "(char_length(\(s)) >= \(t))"
         case .characterCountAtMost:
