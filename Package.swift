@@ -19,6 +19,10 @@ let package = Package(
         // postgres-nio.
         .library(name: "OpenSwiftDataPostgres", targets: ["OpenSwiftDataPostgres"]),
         .executable(name: "osd", targets: ["osd"]),
+        // Web frameworks' integrations, products of their own: only those who name one build
+        // its framework.
+        .library(name: "OpenSwiftDataHummingbird", targets: ["OpenSwiftDataHummingbird"]),
+        .library(name: "OpenSwiftDataVapor", targets: ["OpenSwiftDataVapor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -31,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .macro(
@@ -76,6 +84,28 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What a server's integration with any web framework shares: a request's models, and
+        // the HTTP status of OpenSwiftData's errors.
+        .target(
+            name: "OpenSwiftDataServer",
+            dependencies: ["OpenSwiftData"]
+        ),
+        .target(
+            name: "OpenSwiftDataHummingbird",
+            dependencies: [
+                "OpenSwiftData", "OpenSwiftDataServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "OpenSwiftDataVapor",
+            dependencies: [
+                "OpenSwiftData", "OpenSwiftDataServer",
+                .product(name: "Vapor", package: "vapor"),
             ]
         ),
         .target(
@@ -143,6 +173,14 @@ let package = Package(
             dependencies: [
                 "OpenSwiftDataPostgres", "OpenSwiftData", "osd", "PostgresServerProcess", "PostgresServerModels", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "OpenSwiftDataServerTests",
+            dependencies: [
+                "OpenSwiftData", "OpenSwiftDataPostgres", "OpenSwiftDataServer", "OpenSwiftDataHummingbird", "OpenSwiftDataVapor", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
         .testTarget(

@@ -28,4 +28,13 @@ final class PostgresCommitNotifications: @unchecked Sendable {
             session = listening
         }
     }
+
+    /// Stops listening: closes the listening connection.
+    func stop() {
+        let listening = lock.withLock {
+            defer { session = nil }
+            return session
+        }
+        listening?.close()
+    }
 }

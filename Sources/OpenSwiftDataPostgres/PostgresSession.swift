@@ -60,6 +60,11 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     deinit {
+        close()
+    }
+
+    /// Closes the connection (again: nothing more).
+    func close() {
         try? connection.close().wait()
     }
 
@@ -222,5 +227,16 @@ struct PostgresStatementError: Error, CustomStringConvertible {
     /// The server's SQLSTATE code, when it sent one.
     var sqlState: String? {
         (underlying as? PSQLError)?.serverInfo?[.sqlState]
+    }
+}
+
+extension PostgresStatementError: StoreFailureReporting {
+    var storeFailure: StoreFailure? {
+        switch sqlState {
+        case "23505": .uniqueConflict
+        // serialization_failure, deadlock_detected, lock_not_available
+        case "40001", "40P01", "55P03": .retryable
+        default: nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenSwiftData
 import PostgresNIO
 import Synchronization
 
@@ -16,6 +17,8 @@ final class PostgresSessionPool: @unchecked Sendable {
     private var idle: [PostgresSession]
     private var opened: Int
     private let queries = Atomic<Int>(0)
+    /// Guarded by `condition`: whether ``close()`` was called.
+    private var closed = false
 
     /// The connection every caller shares, when the pool lends a migration's: its transaction
     /// is the only one the stores over it may use.
@@ -77,9 +80,26 @@ final class PostgresSessionPool: @unchecked Sendable {
         try withSession { try $0.query(query) }
     }
 
+    /// Closes the idle connections, and each busy one as it is given back; from now on, taking
+    /// one throws.
+    func close() {
+        let closing = condition.withLock {
+            closed = true
+            opened -= idle.count
+            defer { idle = [] }
+            condition.broadcast()
+            return idle
+        }
+        for session in closing { session.close() }
+    }
+
     private func take() throws -> PostgresSession {
         condition.lock()
-        while idle.isEmpty && opened >= maximum { condition.wait() }
+        while idle.isEmpty && opened >= maximum && !closed { condition.wait() }
+        if closed {
+            condition.unlock()
+            throw ModelContainer.closedError
+        }
         if let session = idle.popLast() {
             condition.unlock()
             return session
@@ -101,6 +121,12 @@ final class PostgresSessionPool: @unchecked Sendable {
 
     private func giveBack(_ session: PostgresSession) {
         condition.lock()
+        if closed {
+            opened -= 1
+            condition.unlock()
+            session.close()
+            return
+        }
         idle.append(session)
         condition.signal()
         condition.unlock()

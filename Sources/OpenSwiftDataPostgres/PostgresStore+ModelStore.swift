@@ -20,6 +20,11 @@ extension PostgresStore: ModelStore {
 
     package var concurrentUses: Int { sessions.maximum }
 
+    package func close() {
+        commitNotifications.stop()
+        sessions.close()
+    }
+
     /// Batch deletes that cascade are run model by model by the context.
     package var appliesDeleteRules: Bool { false }
 
@@ -43,7 +48,7 @@ extension PostgresStore: ModelStore {
             throw error
         } catch let error as PostgresStatementError {
             throw SwiftDataError.modelValidationFailure.explaining(
-                "the save to the PostgreSQL store \(place) was rolled back, nothing was written: \(error)")
+                "the save to the PostgreSQL store \(place) was rolled back, nothing was written: \(error)", cause: error)
         }
     }
 

@@ -20,12 +20,41 @@ extension ModelContainer {
     ///
     /// - Parameter body: The work, with a context of its own that it saves itself.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
+    /// - Throws: What `body` throws; ``SwiftDataError/loadIssueModelContainer`` once
+    ///   ``close()`` was called.
     public func perform<Result: Sendable>(_ body: @escaping @Sendable (ModelContext) throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
+        try await performOnWorkerThread { try body(ModelContext(self)) }
+    }
+
+    /// Runs `work` on one of the container's threads, counted as work ``close()`` waits for.
+    package func performOnWorkerThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        guard performing.start() else { throw Self.closedError }
+        return try await withCheckedThrowingContinuation { continuation in
             workerThreads.run { [self] in
-                continuation.resume(with: Swift.Result { try body(ModelContext(self)) })
+                let result = Swift.Result { try work() }
+                performing.finish()
+                continuation.resume(with: result)
             }
         }
     }
+
+    /// Lets the work of ``perform(_:)`` calls in flight finish, then closes the connections of
+    /// the container's stores (a PostgreSQL store's pool and its listening connection): what a
+    /// server calls as it shuts down. Later calls of ``perform(_:)``, and queries and saves of
+    /// any context of the container, throw ``SwiftDataError/loadIssueModelContainer`` saying
+    /// the container was closed. Calling it again does nothing more. (OpenSwiftData's own;
+    /// SwiftData's containers close when released.)
+    public func close() async {
+        await performing.closeAndWait()
+        // Closing a connection waits for the server's answer: on a thread of the container's.
+        await withCheckedContinuation { continuation in
+            workerThreads.run { [stores] in
+                for store in stores { store.close() }
+                continuation.resume()
+            }
+        }
+    }
+
+    package static let closedError = SwiftDataError.loadIssueModelContainer.explaining(
+        "the model container was closed (ModelContainer.close(), as its server shut down): no work starts after it; open a new container to go on")
 }

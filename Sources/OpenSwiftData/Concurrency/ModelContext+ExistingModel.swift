@@ -2,7 +2,7 @@ extension ModelContext {
     /// The model with the identifier: the one this context holds, or one read from its store;
     /// `nil` when no row has the identifier. Unlike ``model(for:)``, never returns an object
     /// for a row that does not exist.
-    func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
+    package func existingModel<T: PersistentModel>(for id: PersistentIdentifier, as type: T.Type) -> T? {
         let id = container.permanentIdentifier(for: id) ?? id
         guard let storeIdentifier = id.storeIdentifier else {
             // A temporary identifier: only the unsaved model this context inserted has it.

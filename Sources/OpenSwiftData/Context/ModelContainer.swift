@@ -51,6 +51,8 @@ public class ModelContainer: Equatable, @unchecked Sendable {
     private let storeByEntity: [String: any ModelStore]
     /// The threads ``perform(_:)`` runs its work on: as many as the stores serve at once.
     let workerThreads: WorkerThreads
+    /// The ``perform(_:)`` calls running, and whether ``close()`` was called.
+    let performing = PerformedWork()
     /// The relationships a fetch of a model class would reach and could not read.
     let unreadableRelationships: UnreadableRelationships
     /// The identifier each model got at its first save, by the key of the temporary identifier

@@ -39,14 +39,19 @@ public struct SwiftDataError: Error, Hashable, CustomStringConvertible, Sendable
     /// What went wrong, where, and how to fix it.
     public let explanation: String?
 
-    init(_ kind: Kind, _ explanation: String? = nil) {
+    /// The database's refusal behind the error, when a store refused a save.
+    package let storeFailure: StoreFailure?
+
+    init(_ kind: Kind, _ explanation: String? = nil, storeFailure: StoreFailure? = nil) {
         self.kind = kind
         self.explanation = explanation
+        self.storeFailure = storeFailure
     }
 
-    /// The same kind of error, with an explanation for people.
-    package func explaining(_ explanation: String) -> SwiftDataError {
-        SwiftDataError(kind, explanation)
+    /// The same kind of error, with an explanation for people (and the store's refusal that
+    /// caused it, `cause`, when there is one).
+    package func explaining(_ explanation: String, cause: (any Error)? = nil) -> SwiftDataError {
+        SwiftDataError(kind, explanation, storeFailure: cause.flatMap { StoreFailure($0) })
     }
 
     public var description: String {

@@ -19,6 +19,10 @@ package protocol ModelStore: AnyObject, Sendable {
     var appliesDeleteRules: Bool { get }
     /// How many contexts the store serves at once (its connections); more wait their turn.
     var concurrentUses: Int { get }
+    /// Closes the store's connections to its database, once no call is using them; every
+    /// later use throws, saying the container was closed. A file store closes its file when
+    /// released, and does nothing here.
+    func close()
     /// How many queries the store has run, when ``SQLiteStore/countsQueries`` was on as it
     /// opened: what shows that a fetch with prefetching runs one query per relationship.
     var executedQueryCount: Int { get }
@@ -89,6 +93,8 @@ package protocol ModelStore: AnyObject, Sendable {
 }
 
 extension ModelStore {
+    package func close() {}
+
     /// The layout reading the rows of entity `name` as `modelType`; `nil` when the store has no
     /// such entity.
     ///

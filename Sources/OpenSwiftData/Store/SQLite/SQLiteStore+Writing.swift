@@ -28,10 +28,10 @@ extension SQLiteStore {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
             throw SwiftDataError.modelValidationFailure.explaining(
-                "\(Self.describe(location)) was locked by another connection's write for longer than the busy timeout (\(Int(Self.busyTimeout)) seconds), so the save was rolled back and nothing was written; save again, and keep other writers' transactions short (SQLite: \(error.message ?? "database is locked"))")
+                "\(Self.describe(location)) was locked by another connection's write for longer than the busy timeout (\(Int(Self.busyTimeout)) seconds), so the save was rolled back and nothing was written; save again, and keep other writers' transactions short (SQLite: \(error.message ?? "database is locked"))", cause: error)
         } catch let error as DatabaseError {
             throw SwiftDataError.modelValidationFailure.explaining(
-                "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))")
+                "the save was rolled back, nothing was written: \(error.message ?? "\(error)") (SQL: \(error.sql ?? ""))", cause: error)
         }
     }
 

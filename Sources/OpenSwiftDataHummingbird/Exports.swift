@@ -1,0 +1,3 @@
+// What the request handlers use (RequestModelContext, ModelNotFoundError, ModelErrorStatus)
+// comes with this module.
+@_exported import OpenSwiftDataServer
