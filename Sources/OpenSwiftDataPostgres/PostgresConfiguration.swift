@@ -98,6 +98,10 @@ extension PostgresConfiguration: ModelStoreConfiguration {
         return (store, store.migrationReport)
     }
 
+    package func previewMigration(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> MigrationReport {
+        try PostgresStore.previewMigration(of: self, to: schema, migrationPlan: migrationPlan)
+    }
+
     /// The store as migration reports and progress name it: the server's URL without its
     /// password.
     var reportURL: URL {

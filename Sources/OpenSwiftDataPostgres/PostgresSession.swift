@@ -53,7 +53,8 @@ final class PostgresSession: @unchecked Sendable {
                 // with it.
                 if index + 1 < attempts.count, (error as? PSQLError)?.serverInfo != nil { continue }
                 throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the PostgreSQL server at \(endpoint.host):\(endpoint.port) (database \(endpoint.database), user \(endpoint.user)) could not be reached or refused the connection: \(endpoint.tls.describeConnectionFailure(error, host: endpoint.host))")
+                    "the PostgreSQL server at \(endpoint.host):\(endpoint.port) (database \(endpoint.database), user \(endpoint.user)) could not be reached or refused the connection: \(endpoint.tls.describeConnectionFailure(error, host: endpoint.host))",
+                    failure: .unreachable)
             }
         }
         connection = connected!

@@ -29,6 +29,9 @@ public struct ModelErrorStatus: Sendable, Equatable {
         case .retryable?:
             self.init(code: 503, reason: "the database is busy; try again: \(error)")
             return
+        case .unreachable?:
+            self.init(code: 503, reason: "the database cannot be reached: \(error)")
+            return
         case nil:
             break
         }

@@ -6,6 +6,9 @@ package enum StoreFailure: Sendable {
     /// The database was busy, or chose this transaction to fail (a serialization failure, a
     /// deadlock): the same work may succeed when tried again.
     case retryable
+    /// The database could not be reached (or refused the connection): nothing was read or
+    /// changed.
+    case unreachable
 
     /// The failure `error` reports, when it is a store's refusal of either kind.
     package init?(_ error: any Error) {

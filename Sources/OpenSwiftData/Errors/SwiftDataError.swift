@@ -54,6 +54,11 @@ public struct SwiftDataError: Error, Hashable, CustomStringConvertible, Sendable
         SwiftDataError(kind, explanation, storeFailure: cause.flatMap { StoreFailure($0) })
     }
 
+    /// The same kind of error, with an explanation for people, caused by `failure`.
+    package func explaining(_ explanation: String, failure: StoreFailure) -> SwiftDataError {
+        SwiftDataError(kind, explanation, storeFailure: failure)
+    }
+
     public var description: String {
         if let explanation {
             return "SwiftDataError.\(kind.rawValue): \(explanation)"

@@ -14,4 +14,10 @@ package protocol ModelStoreConfiguration: DataStoreConfiguration {
     func openModelStore(
         schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, progress: (@Sendable (MigrationProgress) -> Void)?
     ) throws -> (any ModelStore, MigrationReport?)
+
+    /// What ``openModelStore(schema:migrationPlan:progress:)`` would do to the store, found
+    /// without keeping anything (a dry run).
+    ///
+    /// - Throws: ``SwiftDataError`` when the store cannot be reached; refusals are in the report.
+    func previewMigration(schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?) throws -> MigrationReport
 }

@@ -95,6 +95,36 @@ extension ModelContainer {
         return MigrationPreview(stores: reports, refusal: nil)
     }
 
+    /// ``previewMigration(for:migrationPlan:configurations:)-(PersistentModel....,_,_)``
+    /// for configurations of any store a container runs (files, and PostgreSQL's dry run
+    /// inside a transaction it rolls back): the files' reports first, then the other stores'.
+    ///
+    /// - Parameters:
+    ///   - givenSchema: the container's schema.
+    ///   - migrationPlan: the plan the container would be given.
+    ///   - configurations: the stores.
+    /// - Returns: the report of each store, with the refusal of any that would be refused.
+    /// - Throws: ``SwiftDataError`` when a store cannot be copied or reached.
+    public static func previewMigration(
+        for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [any DataStoreConfiguration]
+    ) throws -> MigrationPreview {
+        var files: [ModelConfiguration] = []
+        var reports: [MigrationReport] = []
+        for configuration in configurations {
+            if let file = configuration as? ModelConfiguration {
+                files.append(file)
+            } else if let other = configuration as? any ModelStoreConfiguration {
+                try other.validate()
+                reports.append(try other.previewMigration(schema: other.schema ?? givenSchema, migrationPlan: migrationPlan))
+            } else {
+                return MigrationPreview(stores: [], refusal: "the configuration \(configuration.name) opens a store a ModelContainer cannot run")
+            }
+        }
+        guard !files.isEmpty else { return MigrationPreview(stores: reports, refusal: nil) }
+        let filePreview = try previewMigration(for: givenSchema, migrationPlan: migrationPlan, configurations: files)
+        return MigrationPreview(stores: filePreview.stores + reports, refusal: filePreview.refusal)
+    }
+
     /// The report of the migration of one store, run on a copy made in a temporary folder that
     /// is removed afterwards.
     static func previewMigration(
