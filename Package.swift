@@ -108,6 +108,25 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),
+        // The example server (Examples/NotesServer): `swift run notes-server`.
+        .target(
+            name: "NotesServerApp",
+            dependencies: [
+                "OpenSwiftData", "OpenSwiftDataPostgres", "OpenSwiftDataHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/NotesServer/Sources/NotesServerApp"
+        ),
+        .executableTarget(
+            name: "notes-server",
+            dependencies: [
+                "NotesServerApp",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/NotesServer/Sources/notes-server"
+        ),
         .target(
             name: "PixarFilmTracker",
             dependencies: ["OpenSwiftData"]
@@ -182,6 +201,14 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "VaporTesting", package: "vapor"),
             ]
+        ),
+        .testTarget(
+            name: "NotesServerTests",
+            dependencies: [
+                "NotesServerApp", "OpenSwiftData", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Examples/NotesServer/Tests"
         ),
         .testTarget(
             name: "SwiftDataModuleTests",
