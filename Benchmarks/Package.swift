@@ -14,6 +14,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
+        // The web server benchmark (TechEmpower's database tests): Hummingbird and Vapor.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
     ],
     targets: [
         // The system SQLite C API (libsqlite3-dev), for the raw driver.
@@ -32,6 +36,22 @@ let package = Package(
             ],
             path: "Sources/osd-bench",
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The servers of Benchmarks/techempower.sh: one per driver, on one command line.
+        .executableTarget(
+            name: "techempower",
+            dependencies: [
+                .product(name: "OpenSwiftData", package: "OpenSwiftData"),
+                .product(name: "OpenSwiftDataPostgres", package: "OpenSwiftData"),
+                .product(name: "OpenSwiftDataHummingbird", package: "OpenSwiftData"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/techempower"
         ),
     ]
 )
