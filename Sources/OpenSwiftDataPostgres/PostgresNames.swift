@@ -9,7 +9,10 @@ enum PostgresNames {
 
     /// `name` as a quoted identifier, shortened first when it is longer than 63 bytes.
     static func quoted(_ name: String) -> String {
-        "\"" + shortened(name).replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let name = shortened(name)
+        // Every statement quotes its names: Foundation's replacing only where there is a quote.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `schema.name`, both quoted.

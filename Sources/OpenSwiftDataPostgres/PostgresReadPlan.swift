@@ -26,15 +26,19 @@ struct PostgresReadPlan {
     }
 }
 
-/// The read plans of a store's table layouts, made on first use.
+/// The read plans of a store's table layouts, made on first use. Each entry keeps its layout,
+/// so no other layout can take its identifier while the plan is kept.
 final class ReadPlans: Sendable {
-    private let plans = Mutex<[ObjectIdentifier: PostgresReadPlan]>([:])
+    private let plans = Mutex<[ObjectIdentifier: (table: TableLayout, plan: PostgresReadPlan)]>([:])
 
     func plan(of table: TableLayout, in tables: [String: TableLayout], currentNames: [String: String] = [:]) -> PostgresReadPlan {
         let key = ObjectIdentifier(table)
-        if let plan = plans.withLock({ $0[key] }) { return plan }
+        if let made = plans.withLock({ $0[key] }) { return made.plan }
         let plan = PostgresReadPlan(table, in: tables, currentNames: currentNames)
-        return plans.withLock { $0[key, default: plan] }
+        return plans.withLock { plans in
+            if let made = plans[key] { return made.plan }
+            plans[key] = (table, plan)
+            return plan
+        }
     }
 }
-

@@ -71,18 +71,7 @@ struct StoreTableColumns: ColumnResolving {
         RowIdentity(
             entityName: table.entity.name, storeIdentifier: storeIdentifier, tableName: table.storedName,
             primaryKey: .column(TableLayout.primaryKeyColumn, of: qualifier),
-            identifierKeyPath: identifierKeyPath(table.layout.modelType), idKeyPath: idKeyPath(table.layout.modelType))
-    }
-
-    private func identifierKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath {
-        \M.persistentModelID
-    }
-
-    private func idKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath? {
-        // Typed so that it names `PersistentModel`'s own `id`, the property `\Model.id` names in
-        // code, not `Identifiable`'s requirement.
-        let keyPath: KeyPath<M, PersistentIdentifier> = \M.id
-        return M.ID.self == PersistentIdentifier.self ? keyPath : nil
+            identifierKeyPath: table.layout.identifierKeyPath, idKeyPath: table.layout.idKeyPath)
     }
 
     // MARK: Key paths through to-one relationships

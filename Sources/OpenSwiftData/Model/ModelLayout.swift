@@ -84,9 +84,15 @@ package final class ModelLayout: @unchecked Sendable {
     /// Where each property's value sits in the model's ``ModelValues``.
     let valueSlots: ValueSlots
     private let indexByKeyPath: [AnyKeyPath: Int]
+    /// `\Model.persistentModelID`, made once: predicates compare models through it.
+    let identifierKeyPath: AnyKeyPath
+    /// `\Model.id` when it is `PersistentModel`'s own (the model declares no `id` of its own).
+    let idKeyPath: AnyKeyPath?
 
     private init(_ modelType: any PersistentModel.Type) {
         self.modelType = modelType
+        identifierKeyPath = Self.identifierKeyPath(modelType)
+        idKeyPath = Self.idKeyPath(modelType)
         loadedStateType = Self.defaultBackingDataType(of: modelType)
         entityName = Schema.entityName(for: modelType)
         let superclass = _getSuperclass(modelType as AnyClass) as? any PersistentModel.Type
@@ -222,3 +228,16 @@ extension ModelLayout.Property {
 /// The key paths a property's setter can write through; a `let`'s key path is read-only.
 private protocol WritableThroughKeyPath {}
 extension ReferenceWritableKeyPath: WritableThroughKeyPath {}
+
+extension ModelLayout {
+    fileprivate static func identifierKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath {
+        \M.persistentModelID
+    }
+
+    fileprivate static func idKeyPath<M: PersistentModel>(_ type: M.Type) -> AnyKeyPath? {
+        // Typed so that it names `PersistentModel`'s own `id`, the property `\Model.id` names in
+        // code, not `Identifiable`'s requirement.
+        let keyPath: KeyPath<M, PersistentIdentifier> = \M.id
+        return M.ID.self == PersistentIdentifier.self ? keyPath : nil
+    }
+}

@@ -55,7 +55,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
         // `$0.kind.rawValue`: the column holds the raw value already.
         if let codec = base.codec, codec.storage != .codable, RawValueKeyPath.reads(anyKeyPath, of: kind.wrappedType) {
             var translated = TranslatedExpression.sql(baseSQL, type: Output.self, mayBeNull: base.mayBeNull, codec: ValueCodec.forType(Output.self))
-            translated.keyPathDescription = base.keyPathDescription.map { "\($0).rawValue" }
+            translated.keyPathDescription = base.keyPathDescription.map { base in DeferredText { "\(base).rawValue" } }
             return translated
         }
         // `isEmpty` and `count` of an array of values, which the store keeps as a JSON array.
@@ -70,7 +70,7 @@ extension PredicateExpressions.KeyPath: PredicateSQLTranslatable {
         if base.codec?.storage == .codable || kind.storage == .json {
             throw scope.unsupported(
                 Self.self,
-                "\(describeKeyPath(anyKeyPath)) reads inside \(base.keyPathDescription ?? "a value") of type \(kind.typeName), "
+                "\(describeKeyPath(anyKeyPath)) reads inside \(base.keyPathDescription.map(\.description) ?? "a value") of type \(kind.typeName), "
                     + "which the store keeps as JSON, so its parts cannot be queried")
         }
         // Members with an exact SQL meaning. The base is never NULL here: optional chaining

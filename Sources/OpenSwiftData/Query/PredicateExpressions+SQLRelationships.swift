@@ -36,7 +36,7 @@ extension PredicateTranslationScope {
             var translated = TranslatedExpression.sql(
                 model.read(column.sql), type: type,
                 mayBeNull: column.codec.isOptional || isOptional, codec: column.codec)
-            translated.keyPathDescription = describeKeyPath(keyPath, column: column)
+            translated.keyPathDescription = DeferredText { describeKeyPath(keyPath, column: column) }
             translated.nullWhenMissing = model.lineage
             return translated
         }

@@ -45,8 +45,8 @@ struct TranslatedExpression {
     /// non-optional `Bool` the translators emit is 0 or 1, never `NULL`, so `NOT` and `OR`
     /// keep Swift's two-valued meaning.
     var mayBeNull: Bool
-    /// The key path the expression reads, for error messages.
-    var keyPathDescription: String?
+    /// The key path the expression reads, for error messages: made only when one is.
+    var keyPathDescription: DeferredText?
     /// The ``ModelReference`` numbers of models whose absence makes the SQL `NULL`: an
     /// attribute read from a related row is `NULL` when there is no such row.
     var nullWhenMissing: Set<Int> = []

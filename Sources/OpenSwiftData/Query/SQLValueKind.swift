@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How SQLite compares, orders and computes with the values of one Swift type, given how
 /// ``ValueCodec`` stores them; the table is in the DocC article Predicates ("How values
@@ -102,6 +103,17 @@ struct SQLValueKind {
 /// `PredicateExpressions.SequenceMaximum<PredicateExpressions.KeyPath<…>>` reads as written.
 /// The user's own types keep their module: `PredicateExpressions.Variable<MyApp.Film>`.
 func readableTypeName(_ type: Any.Type) -> String {
+    let key = ObjectIdentifier(type)
+    if let name = readableTypeNames.withLock({ $0[key] }) { return name }
+    let name = makeReadableTypeName(type)
+    readableTypeNames.withLock { $0[key] = name }
+    return name
+}
+
+/// The names ``readableTypeName(_:)`` made, by type: every fetch's translation names its model.
+private let readableTypeNames = Mutex<[ObjectIdentifier: String]>([:])
+
+private func makeReadableTypeName(_ type: Any.Type) -> String {
     var full = String(reflecting: type)
     // Types declared in extensions print as `(extension in OpenSwiftData):PredicateExpressions.…`.
     while let start = full.range(of: "(extension in "),
