@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
@@ -8,7 +9,7 @@ import PostgresNIO
 enum RawDriver {
     static func client(_ url: URL, pool: Int) throws -> PostgresClient {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host else {
-            throw ValidationErrorText("not a PostgreSQL URL: \(url)")
+            throw ValidationError("not a PostgreSQL URL: \(url)")
         }
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: components.user ?? "postgres", password: components.password,
@@ -77,9 +78,4 @@ enum RawDriver {
         app.addServices(client)
         try await app.runService()
     }
-}
-
-struct ValidationErrorText: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -42,6 +42,4 @@ final class PerformedWork: Sendable {
             if finished { continuation.resume() }
         }
     }
-
-    var isClosing: Bool { state.withLock { $0.closing } }
 }
