@@ -49,20 +49,26 @@ public struct ModelMigrationDeploy: @unchecked Sendable {
             return try await Task.detached {
                 dryRun ? try work.preview(print) : try await work.migrate(print)
             }.value
-        } catch let error as SwiftDataError {
-            print("The migration was refused; nothing was changed: \(error.explanation ?? "\(error)")")
-            return StoreFailure(error) == .unreachable ? .unreachable : .refused
-        } catch {
-            print("The stores could not be read: \(error)")
+        } catch where StoreFailure(error) == .unreachable {
+            print("The stores could not be reached; nothing was changed: \(Self.explanation(of: error))")
             return .unreachable
+        } catch {
+            // A plan that fails its own checks, a store newer than the models, a step's
+            // refusal: the deploy must stop here, and nothing was changed.
+            print("The migration was refused; nothing was changed: \(Self.explanation(of: error))")
+            return .refused
         }
+    }
+
+    private static func explanation(of error: any Error) -> String {
+        (error as? SwiftDataError)?.explanation ?? "\(error)"
     }
 
     private func migrate(_ print: @Sendable (String) -> Void) async throws -> Outcome {
         let container = try ModelContainer(for: schema, migrationPlan: migrationPlan, configurations: anyConfigurations)
-        defer { Task { await container.close() } }
         if container.migrationReports.isEmpty { print("Nothing to migrate: every store is at \(schema.version).") }
         for report in container.migrationReports { print(report.description) }
+        await container.close()
         return .done
     }
 

@@ -63,6 +63,12 @@ enum MemosToV3: SchemaMigrationPlan {
     }
 }
 
+/// A broken plan: its versions out of order.
+enum MemosDisordered: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [MemosV1.self, MemosV3.self, MemosV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: MemosV1.self, toVersion: MemosV3.self)] }
+}
+
 /// What prints: the lines a deploy's output gathers.
 final class Printed: Sendable {
     private let lines = Mutex<[String]>([])
@@ -122,6 +128,18 @@ final class Printed: Sendable {
         let printed = Printed()
         #expect(await deploy(MemosV3.self, MemosToV3.self).run(dryRun: true, print: printed.print) == .breaksRunningServers)
         #expect(printed.text.contains("contract step"), "\(printed.text)")
+    }
+
+    @Test func aBrokenPlanIsRefusedInADryRunAndInAMigration() async throws {
+        try await makeV1Store()
+        for dryRun in [true, false] {
+            let printed = Printed()
+            #expect(await deploy(MemosV3.self, MemosDisordered.self).run(dryRun: dryRun, print: printed.print) == .refused)
+            #expect(printed.text.contains("oldest to newest"), "\(printed.text)")
+        }
+        let v1 = try ModelContainer(for: Schema(versionedSchema: MemosV1.self), configurations: [configuration()])
+        #expect(try await v1.perform { try $0.fetchCount(FetchDescriptor<MemosV1.Memo>()) } == 1)
+        await v1.close()
     }
 
     @Test func anUnreachableServerHasItsOwnStatus() async throws {
