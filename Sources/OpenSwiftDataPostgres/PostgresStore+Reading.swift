@@ -175,7 +175,7 @@ extension PostgresStore {
         let condition = try selection.condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         let orderBy = try selection.orderBy.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         return selectStatement(
-            columns, from: selection.table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered,
+            columns, from: selection.table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered && selection.isOrdered,
             limit: selection.limit, offset: selection.offset)
     }
 

@@ -53,7 +53,21 @@ struct FetchPlan {
 
     /// The rows the plan reads, `limit` from `offset` on.
     func selection(limit: Int? = nil, offset: Int? = nil) -> RowSelection {
-        RowSelection(table, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        var selection = RowSelection(table, where: condition, orderBy: orderBy, limit: limit, offset: offset)
+        if matchesAtMostOneRow {
+            // No sort for the database to plan (a fetch by a unique attribute, the commonest on
+            // a server). The limit stays: a migration's stage may read duplicates its unique
+            // index does not refuse yet.
+            selection.orderBy = nil
+            selection.isOrdered = false
+        }
+        return selection
+    }
+
+    /// Whether the condition sets a column no two rows share to one value.
+    private var matchesAtMostOneRow: Bool {
+        guard let condition else { return false }
+        return !condition.columnsEqualToArguments(of: table.storedName).isDisjoint(with: table.singleRowColumns)
     }
 
     /// The rows the plan's condition matches, in key order.

@@ -7,6 +7,9 @@ package struct RowSelection {
     package var orderBy: SQLFragment?
     package var limit: Int?
     package var offset: Int?
+    /// Whether the rows come in key order after ``orderBy``; `false` where order cannot matter
+    /// (at most one row matches), and the store adds no `ORDER BY`.
+    package var isOrdered = true
 
     package init(_ table: TableLayout, where condition: SQLFragment? = nil, orderBy: SQLFragment? = nil, limit: Int? = nil, offset: Int? = nil) {
         self.table = table

@@ -135,6 +135,7 @@ package final class TableLayout: @unchecked Sendable {
         } else {
             upsertConstraint = nil
         }
+        singleRowColumns = Set([Self.primaryKeyColumn]).union(constraints.filter { $0.count == 1 }.map { $0[0] })
         let statements = Self.sqliteStatements(
             storedName: self.storedName, entity: entity, selectedColumns: selectedColumns, columns: columns, foreignKeys: foreignKeys,
             inHierarchy: hierarchy != nil, upsertConstraint: upsertConstraint)
@@ -182,6 +183,8 @@ package final class TableLayout: @unchecked Sendable {
     /// insert can then find the row holding its unique values in the same statement (every
     /// store's upsert in one statement). `nil` for none, several, or one over an optional.
     package let upsertConstraint: [String]?
+    /// The columns no two rows share a value of: the key, and each attribute unique by itself.
+    package let singleRowColumns: Set<String>
     /// Whether an insert can find the row holding its unique values in the same statement.
     package var upsertsInOneStatement: Bool { upsertConstraint != nil }
     /// Reads a fetched row, its columns `selectList`'s, into a model's values.

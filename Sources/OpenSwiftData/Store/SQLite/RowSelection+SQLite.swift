@@ -10,7 +10,7 @@ extension RowSelection {
             sql += " WHERE \(condition.sqlite)"
             arguments += condition.databaseValues
         }
-        if ordered {
+        if ordered && isOrdered {
             // Rows come in key order, and ties of a sort keep it, as a stable sort in memory would.
             let key = table.qualifiedKeyColumn
             sql += " ORDER BY " + (orderBy.map { "\($0.sqlite), \(key)" } ?? key)
