@@ -37,11 +37,12 @@ final class PostgresHistory: Sendable {
     private var tombstones: String { table(StoreHistory.tombstonesTable) }
     private var pruned: String { table(StoreHistory.prunedTable) }
 
-    /// Records a save's changes as one transaction, last in the save's transaction; returns its
-    /// number, or `nil` when there was nothing to record. Notifies ``channel`` with `sender`.
+    /// Records a save's changes as one transaction, last in the save's transaction, which it
+    /// commits (when not inside another); returns its number, or `nil` when there was nothing to
+    /// record. Notifies ``channel`` with `sender`.
     ///
     /// One statement takes the lock, numbers the transaction, writes its runs and tombstones and
-    /// notifies: one round trip per save (and, until the tables are known to be there, a few more
+    /// notifies, its transaction's `COMMIT` sent behind it: one round trip per save (and, until the tables are known to be there, a few more
     /// to make them).
     func record(_ recorded: [StoreHistory.Change], author: String?, sender: String, session: PostgresSession) throws -> Int64? {
         guard !recorded.isEmpty else { return nil }
@@ -71,7 +72,8 @@ final class PostgresHistory: Sendable {
         binds.append(channel)
         binds.append(sender)
         // The transaction's number is taken after the lock (its row is made from the lock's).
-        let rows = try session.query(PostgresQuery(
+        // The save's last statement: its COMMIT follows at once, ending the lock's hold.
+        let rows = try session.queryEndingTransaction(PostgresQuery(
             unsafeSQL: """
                 WITH l AS (\(lock)),
                 t AS (INSERT INTO \(transactions) ("timestamp", "author", "bundle", "process") SELECT $1, $2, $3, $4 FROM l RETURNING "id"),

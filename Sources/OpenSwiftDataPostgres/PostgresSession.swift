@@ -21,6 +21,9 @@ final class PostgresSession: @unchecked Sendable {
     private let queries = Atomic<Int>(0)
     /// How many transactions of the session are open, the outermost first; guarded by `lock`.
     private var transactionDepth = 0
+    /// Whether the outermost transaction's COMMIT went with its last statement
+    /// (``queryEndingTransaction(_:)``); guarded by `lock`.
+    private var committedWithLastStatement = false
 
     /// How many statements the connection has run.
     var queryCount: Int { queries.load(ordering: .relaxed) }
@@ -90,13 +93,46 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         Self.preconditionNotOnEventLoop()
-        queries.add(1, ordering: .relaxed)
         return try lock.withLock {
-            do {
-                return Array(try connection.query(query, logger: logger).wait().rows)
-            } catch {
-                throw PostgresStatementError(query: query.sql, underlying: error)
-            }
+            precondition(!committedWithLastStatement, "a statement after the one that ended its transaction: it would run outside it")
+            return try wait(for: send(query), query)
+        }
+    }
+
+    /// Sends one statement without waiting for it: the connection runs statements in the order
+    /// they are sent, so the next can follow with no wait on this thread in between.
+    private func send(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
+        queries.add(1, ordering: .relaxed)
+        return connection.query(query, logger: logger).map { Array($0.rows) }
+    }
+
+    /// The rows of a statement ``send(_:)`` sent.
+    private func wait(for sent: EventLoopFuture<[PostgresRow]>, _ query: PostgresQuery) throws -> [PostgresRow] {
+        do {
+            return try sent.wait()
+        } catch {
+            throw PostgresStatementError(query: query.sql, underlying: error)
+        }
+    }
+
+    /// Runs the last statement of the outermost transaction with its `COMMIT` right behind it:
+    /// the server starts the `COMMIT` when the statement ends, with no wait for this thread in
+    /// between (a save's history statement holds the store's history lock until its commit, so
+    /// every save waits out that time). Inside a savepoint, only runs the statement. Nothing may
+    /// run in the transaction after it.
+    func queryEndingTransaction(_ query: PostgresQuery) throws -> [PostgresRow] {
+        Self.preconditionNotOnEventLoop()
+        return try lock.withLock {
+            guard transactionDepth == 1 else { return try self.query(query) }
+            let commit = PostgresQuery(unsafeSQL: "COMMIT")
+            let (rows, committed) = (send(query), send(commit))
+            committedWithLastStatement = true
+            // A failed statement aborts the transaction, and its COMMIT then rolls it back.
+            let statement = Result { try wait(for: rows, query) }
+            let ending = Result { try wait(for: committed, commit) }
+            let result = try statement.get()
+            _ = try ending.get()
+            return result
         }
     }
 
@@ -153,12 +189,21 @@ final class PostgresSession: @unchecked Sendable {
             let (begin, commit, rollback) = transactionDepth == 1
                 ? (snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", "COMMIT", "ROLLBACK")
                 : ("SAVEPOINT osd_\(transactionDepth)", "RELEASE SAVEPOINT osd_\(transactionDepth)", "ROLLBACK TO SAVEPOINT osd_\(transactionDepth)")
-            try query(PostgresQuery(unsafeSQL: begin))
+            // The BEGIN goes ahead of the body's first statement, unwaited: the connection runs
+            // them in order, and a connection that failed the one fails the other.
+            let beginning = PostgresQuery(unsafeSQL: begin)
+            let begun = send(beginning)
             do {
                 let result = try body()
-                try query(PostgresQuery(unsafeSQL: commit))
+                _ = try wait(for: begun, beginning)
+                if transactionDepth == 1, committedWithLastStatement {
+                    committedWithLastStatement = false
+                } else {
+                    try query(PostgresQuery(unsafeSQL: commit))
+                }
                 return result
             } catch {
+                if transactionDepth == 1 { committedWithLastStatement = false }
                 _ = try? query(PostgresQuery(unsafeSQL: rollback))
                 throw error
             }

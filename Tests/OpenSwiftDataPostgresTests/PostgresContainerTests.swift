@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenSwiftData
+import PostgresNIO
 import Testing
 import TestSupport
 @testable import OpenSwiftDataPostgres
@@ -117,6 +118,37 @@ struct PostgresContainerTests {
                 "\(error)".contains("Screening.title") && "\(error)".contains("NUL")
             }
             #expect(try ModelContext(try container(place)).fetchCount(FetchDescriptor<Cinema>()) == 1)
+        }
+    }
+
+    /// A save's last statement, its history's, goes with its COMMIT: when the server refuses
+    /// it, the save keeps nothing, and the connection (the pool's only one) serves what follows.
+    @Test func aSaveWhoseHistoryIsRefusedKeepsNothing() throws {
+        try ThrowAwaySchema().use { place in
+            var configuration = place.configuration(Screening.self, Cinema.self, Patron.self)
+            configuration.maximumConnections = 1
+            let container = try ModelContainer(for: Screening.self, Cinema.self, Patron.self, configurations: configuration)
+            let context = ModelContext(container)
+            context.insert(Cinema(name: "Odeon"))
+            try context.save()
+            let transactions = PostgresNames.qualified(StoreHistory.transactionsTable, in: place.name)
+            let session = try place.session()
+            try session.query(PostgresQuery(unsafeSQL: """
+                CREATE FUNCTION \(PostgresNames.qualified("refuse", in: place.name))() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'history refused'; END $$;
+                """))
+            try session.query(PostgresQuery(unsafeSQL: """
+                CREATE TRIGGER refuse BEFORE INSERT ON \(transactions) FOR EACH ROW EXECUTE FUNCTION \(PostgresNames.qualified("refuse", in: place.name))()
+                """))
+
+            context.insert(Cinema(name: "Rex"))
+            #expect { try context.save() } throws: { "\($0)".contains("history refused") }
+            #expect(try ModelContext(container).fetchCount(FetchDescriptor<Cinema>()) == 1)
+
+            try session.query(PostgresQuery(unsafeSQL: "DROP TRIGGER refuse ON \(transactions)"))
+            try context.save()
+            let reader = ModelContext(container)
+            #expect(try reader.fetch(FetchDescriptor<Cinema>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Odeon", "Rex"])
+            #expect(try reader.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 2)
         }
     }
 
