@@ -31,7 +31,7 @@ enum FluentDriver {
         configuration.coreConfiguration.tls = .disable
         let loops = System.coreCount
         app.databases.use(.postgres(configuration: configuration, maxConnectionsPerEventLoop: max(1, pool / loops)), as: .psql)
-        func world(_ request: Request) async throws -> FluentWorld {
+        @Sendable func world(_ request: Request) async throws -> FluentWorld {
             guard let world = try await FluentWorld.find(Int32(TechEmpower.randomID()), on: request.db) else { throw Abort(.notFound) }
             return world
         }
