@@ -84,7 +84,7 @@ final class PostgresHistory: Sendable {
                 s AS (SELECT pg_notify($15, $16) FROM t)
                 SELECT t."id" FROM t, s
                 """,
-            binds: binds))
+            binds: binds), repeated: true)
         return try rows.first?.decode(Int64.self)
     }
 

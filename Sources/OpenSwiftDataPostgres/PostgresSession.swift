@@ -17,6 +17,8 @@ final class PostgresSession: @unchecked Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
     private let lock = NSRecursiveLock()
+    /// Runs the async calls of repeated statements on the connection's event loop.
+    private let executor: EventLoopTaskExecutor
     let endpoint: PostgresEndpoint
     private let queries = Atomic<Int>(0)
     /// How many transactions of the session are open, the outermost first; guarded by `lock`.
@@ -61,6 +63,7 @@ final class PostgresSession: @unchecked Sendable {
             }
         }
         connection = connected!
+        executor = EventLoopTaskExecutor(connection.eventLoop)
     }
 
     deinit {
@@ -90,20 +93,48 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs one statement; returns its rows.
+    ///
+    /// - Parameter repeated: Whether the store sends the statement again and again, and it may be
+    ///   prepared (``RepeatedStatements``).
     @discardableResult
-    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+    func query(_ query: PostgresQuery, repeated: Bool = false) throws -> [PostgresRow] {
         Self.preconditionNotOnEventLoop()
         return try lock.withLock {
             precondition(!committedWithLastStatement, "a statement after the one that ended its transaction: it would run outside it")
-            return try wait(for: send(query), query)
+            return try wait(for: send(query, repeated: repeated), query)
         }
     }
 
     /// Sends one statement without waiting for it: the connection runs statements in the order
     /// they are sent, so the next can follow with no wait on this thread in between.
-    private func send(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
+    private func send(_ query: PostgresQuery, repeated: Bool = false) -> EventLoopFuture<[PostgresRow]> {
         queries.add(1, ordering: .relaxed)
-        return connection.query(query, logger: logger).map { Array($0.rows) }
+        guard repeated else { return connection.query(query, logger: logger).map { Array($0.rows) } }
+        guard let name = RepeatedStatements.name(of: query.sql) else {
+            let sql = query.sql
+            return connection.query(query, logger: logger).map { result in
+                RepeatedStatements.noteSucceeded(sql)
+                return Array(result.rows)
+            }
+        }
+        // The task's first job runs on the connection's loop in the order it was sent, and
+        // writes the statement there before it waits.
+        let (connection, logger) = (connection, logger)
+        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        let statement = RepeatedStatement(bindings: query.binds)
+        Task(executorPreference: executor) {
+            do {
+                let rows = try await RepeatedStatement.$current.withValue((name, query.sql)) {
+                    try await connection.execute(statement, logger: logger)
+                }
+                var all: [PostgresRow] = []
+                for try await row in rows { all.append(row) }
+                promise.succeed(all)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return promise.futureResult
     }
 
     /// The rows of a statement ``send(_:)`` sent.
@@ -120,12 +151,12 @@ final class PostgresSession: @unchecked Sendable {
     /// between (a save's history statement holds the store's history lock until its commit, so
     /// every save waits out that time). Inside a savepoint, only runs the statement. Nothing may
     /// run in the transaction after it.
-    func queryEndingTransaction(_ query: PostgresQuery) throws -> [PostgresRow] {
+    func queryEndingTransaction(_ query: PostgresQuery, repeated: Bool = false) throws -> [PostgresRow] {
         Self.preconditionNotOnEventLoop()
         return try lock.withLock {
-            guard transactionDepth == 1 else { return try self.query(query) }
+            guard transactionDepth == 1 else { return try self.query(query, repeated: repeated) }
             let commit = PostgresQuery(unsafeSQL: "COMMIT")
-            let (rows, committed) = (send(query), send(commit))
+            let (rows, committed) = (send(query, repeated: repeated), send(commit))
             committedWithLastStatement = true
             // A failed statement aborts the transaction, and its COMMIT then rolls it back.
             let statement = Result { try wait(for: rows, query) }

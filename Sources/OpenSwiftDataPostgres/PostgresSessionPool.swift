@@ -74,10 +74,10 @@ final class PostgresSessionPool: @unchecked Sendable {
         return try body(session)
     }
 
-    /// Runs one statement on an idle connection.
+    /// Runs one statement on an idle connection (``PostgresSession/query(_:repeated:)``).
     @discardableResult
-    func query(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try withSession { try $0.query(query) }
+    func query(_ query: PostgresQuery, repeated: Bool = false) throws -> [PostgresRow] {
+        try withSession { try $0.query(query, repeated: repeated) }
     }
 
     /// Closes the idle connections, and each busy one as it is given back; from now on, taking
