@@ -46,6 +46,12 @@ public struct PostgresConfiguration: DataStoreConfiguration, Sendable {
     /// again, three more times, each waiting longer; then the error names those connections.
     /// The default is 5.
     public var migrationLockTimeout: TimeInterval = 5
+    /// Whether the statements the store repeats (its reads, its history statement) are
+    /// prepared on each connection from their second run on, so the server plans them once.
+    /// On by default; turn it off behind a connection pooler in transaction mode that does not
+    /// keep prepared statements per client (PgBouncer before 1.21, or without
+    /// `max_prepared_statements`).
+    public var preparesRepeatedStatements = true
 
     /// A PostgreSQL store.
     ///

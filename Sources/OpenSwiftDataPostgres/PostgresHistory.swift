@@ -18,9 +18,12 @@ final class PostgresHistory: Sendable {
     let databaseSchema: String
     /// Whether a recording save has committed, so the tables are there.
     private let tablesMade = Atomic<Bool>(false)
+    /// Whether the recording statement is prepared on each connection (``RepeatedStatements``).
+    private let prepared: Bool
 
-    init(databaseSchema: String) {
+    init(databaseSchema: String, prepared: Bool) {
         self.databaseSchema = databaseSchema
+        self.prepared = prepared
     }
 
     /// The `LISTEN`/`NOTIFY` channel of the store's commits.
@@ -84,7 +87,7 @@ final class PostgresHistory: Sendable {
                 s AS (SELECT pg_notify($15, $16) FROM t)
                 SELECT t."id" FROM t, s
                 """,
-            binds: binds), repeated: true)
+            binds: binds), repeated: prepared)
         return try rows.first?.decode(Int64.self)
     }
 

@@ -49,7 +49,7 @@ extension PostgresStore {
                 part.offset = 0
                 while true {
                     part.limit = window
-                    let rows = try session.query(try selectStatement(plan.selectList, part), repeated: !isMigrating)
+                    let rows = try session.query(try selectStatement(plan.selectList, part), repeated: preparesStatements)
                     guard try deliver(rows), rows.count == window else { return }
                     part.offset! += window
                     window *= 4
@@ -110,7 +110,7 @@ extension PostgresStore {
         let rendered = try condition.map { try PostgresSQL.render($0, into: &binds, entity: entity) }
         let statement = selectStatement(
             "count(*) FILTER (WHERE coalesce((\(meets)), FALSE)), count(*)", from: table, where: rendered, binds: binds, ordered: false)
-        guard let row = try sessions.query(statement, repeated: !isMigrating).first else { return (0, 0) }
+        guard let row = try sessions.query(statement, repeated: preparesStatements).first else { return (0, 0) }
         let (meeting, all) = try row.decode((Int64, Int64).self)
         return (Int(meeting), Int(all - meeting))
     }
@@ -135,7 +135,7 @@ extension PostgresStore {
         var binds = PostgresBindings()
         binds.append(owners)
         var pairs: [(owner: Int64, row: (rowID: Int64, values: ModelValues))] = []
-        for row in try sessions.query(PostgresQuery(unsafeSQL: sql, binds: binds), repeated: !isMigrating) {
+        for row in try sessions.query(PostgresQuery(unsafeSQL: sql, binds: binds), repeated: preparesStatements) {
             var cells = Array(row)
             let owner = try cells.removeLast().decode(Int64.self)
             let stored = try storedValues(cells, plan.storages)
@@ -157,6 +157,10 @@ extension PostgresStore {
     }
 
     /// How rows of `table` are read.
+    /// Whether reads may be prepared (``RepeatedStatements``): never while migrating, where a
+    /// column may change type under a prepared select.
+    private var preparesStatements: Bool { configuration.preparesRepeatedStatements && !isMigrating }
+
     private func readPlan(of table: TableLayout) -> PostgresReadPlan {
         readPlans.plan(of: table, in: tables, currentNames: currentColumnNames[table.entity.name] ?? [:])
     }
@@ -165,7 +169,7 @@ extension PostgresStore {
 
     /// The rows of `selection`, each with the columns `columns`, in its order.
     private func select(_ columns: String, _ selection: RowSelection, ordered: Bool = true) throws -> [PostgresRow] {
-        try sessions.query(try selectStatement(columns, selection, ordered: ordered), repeated: !isMigrating)
+        try sessions.query(try selectStatement(columns, selection, ordered: ordered), repeated: preparesStatements)
     }
 
     /// The statement selecting `selection`'s rows, each with the columns `columns`, in its order.
@@ -187,7 +191,7 @@ extension PostgresStore {
     ) throws -> [PostgresRow] {
         try sessions.query(
             selectStatement(columns, from: table, where: condition, binds: binds, orderBy: orderBy, ordered: ordered, limit: limit, offset: offset),
-            repeated: !isMigrating)
+            repeated: preparesStatements)
     }
 
     /// The statement of ``select(_:from:where:binds:orderBy:ordered:limit:offset:)``.

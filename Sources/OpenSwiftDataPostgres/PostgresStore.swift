@@ -83,7 +83,7 @@ public final class PostgresStore: DataStore, Sendable {
         currentColumnNames = [:]
         readsNullAsUnfilled = false
         isMigrating = false
-        history = PostgresHistory(databaseSchema: configuration.databaseSchema)
+        history = PostgresHistory(databaseSchema: configuration.databaseSchema, prepared: configuration.preparesRepeatedStatements)
         // The Query layer's SQL names tables unqualified.
         let searchPath = PostgresQuery(unsafeSQL: "SET search_path TO \(PostgresNames.quoted(configuration.databaseSchema))")
         sessions = try PostgresSessionPool(first: session, maximum: configuration.maximumConnections) { try $0.query(searchPath) }
@@ -103,7 +103,7 @@ public final class PostgresStore: DataStore, Sendable {
     ) {
         self.readsNullAsUnfilled = readsNullAsUnfilled
         isMigrating = true
-        history = PostgresHistory(databaseSchema: configuration.databaseSchema)
+        history = PostgresHistory(databaseSchema: configuration.databaseSchema, prepared: configuration.preparesRepeatedStatements)
         self.configuration = configuration
         self.schema = schema
         self.identifier = identifier
