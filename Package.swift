@@ -74,6 +74,12 @@ let package = Package(
             name: "SwiftData",
             dependencies: ["OpenSwiftData"]
         ),
+        // The sync's client engine and the merging it shares with the server: SwiftData's
+        // public API only, so that it runs over Apple's SwiftData too.
+        .target(
+            name: "SwiftDataSync",
+            dependencies: ["SwiftData"]
+        ),
         .target(
             name: "OpenSwiftDataPostgres",
             dependencies: [
@@ -186,6 +192,10 @@ let package = Package(
                 "PixarFilmTracker",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "SwiftDataSyncTests",
+            dependencies: ["SwiftDataSync", "TestSupport"]
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",

@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import Testing
+import TestSupport
 
 /// What a SwiftData user does, on each backend: saved by one container, read back by another.
 @Suite struct BehaviourTests {
@@ -188,7 +189,7 @@ import Testing
         let samples = FuzzTests.samples(300, seed: 3)
         for sample in samples { context.insert(sample) }
         try context.save()
-        var generator = SeededGenerator(seed: 4)
+        var generator = SplitMix(seed: 4)
         for sample in samples {
             sample.number = Double.random(in: -1e6...1e6, using: &generator)
             sample.flag.toggle()

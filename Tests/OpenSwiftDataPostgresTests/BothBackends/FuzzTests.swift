@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import Testing
+import TestSupport
 
 /// Random values and predicates on each backend: what the store saves comes back unchanged,
 /// and what a fetch selects is what Swift's own evaluation of the predicate selects.
@@ -12,7 +13,7 @@ import Testing
     /// - Parameter alphabetOnly: strings of a few letters and marks only: random scripts' text
     ///   has no consistent localized order for `sorted(using:)` to compare with.
     static func samples(_ count: Int, seed: UInt64, alphabetOnly: Bool = false) -> [Sample] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix(seed: seed)
         let alphabet: [Unicode.Scalar] = ["a", "b", "A", "é", "e", "\u{301}", "ß", "😀", " ", "%", "_", "'", "\"", "\\", "\t", "\n", "\r", "N"]
         return (0..<count).map { index in
             let length = Int.random(in: 0...8, using: &generator)
@@ -73,7 +74,7 @@ import Testing
         for sample in written { context.insert(sample) }
         try context.save()
         let reader = ModelContext(try store.container())
-        var generator = SeededGenerator(seed: 99)
+        var generator = SplitMix(seed: 99)
         for round in 0..<60 {
             let pivot = written.randomElement(using: &generator)!
             let (number, amount, when, maybe, text) = (pivot.number, pivot.amount, pivot.when, Int.random(in: -5...5, using: &generator), pivot.text)

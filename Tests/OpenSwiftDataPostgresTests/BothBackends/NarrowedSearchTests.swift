@@ -1,6 +1,7 @@
 import Foundation
 import OpenSwiftData
 import Testing
+import TestSupport
 
 @Model final class SearchEntry {
     var index: Int
@@ -23,7 +24,7 @@ import Testing
     ]
 
     static func names(_ count: Int, seed: UInt64) -> [String] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix(seed: seed)
         return (0..<count).map { _ in
             (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
         }
@@ -32,7 +33,7 @@ import Testing
     /// Names of random scalars, most from the ranges where plainness is decided (the edges
     /// of PlainText's ranges, combining marks, joiners, jamo, singletons, controls).
     static func randomScalarNames(_ count: Int, seed: UInt64) -> [String] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix(seed: seed)
         let edges: [ClosedRange<UInt32>] = [
             0x01...0x0E, 0x41...0x5A, 0x61...0x7A, 0x9F...0xAF, 0x2F0...0x36F, 0x370...0x390, 0x47F...0x48B, 0x1100...0x1112,
             0x1161...0x1175, 0x11A8...0x11B0, 0x1DF0...0x1E05, 0x1F00...0x1F10, 0x1FED...0x1FF0, 0x200B...0x2011, 0x2024...0x2031, 0x205D...0x2062,
@@ -55,7 +56,7 @@ import Testing
 
         let context = ModelContext(try store.container())
         let everything = try context.fetch(FetchDescriptor<SearchEntry>(sortBy: [SortDescriptor(\.index)]))
-        var generator = SeededGenerator(seed: seed &* 101)
+        var generator = SplitMix(seed: seed &* 101)
         let needles = ["", "ss", "SS", "fi", "e", "É", "k", "K", "\r", "\n", "a", "ann", "Strasse", "ö", "o", "한", "👩", "i", "I", "%", "_"]
             + (0..<12).map { _ in
                 // A run of Characters or, now and then, of scalars (which may split a Character).

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import OpenSwiftData
+import TestSupport
 
 /// The registry a context keeps of the models it holds, by row key: it must find every
 /// registered row and no other, through growth and removals, whatever pattern the keys follow.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenSwiftData
+import TestSupport
 
 @Model final class Invoice {
     var number: Int

@@ -1,0 +1,99 @@
+import Foundation
+
+/// What every node knows of one synced model, and how two nodes' knowledge merges: the same
+/// state whichever order changes arrive in, however often, from whichever node.
+///
+/// - Each property is a last-writer-wins register: its value from the change with the latest
+///   ``SyncTimestamp`` (a hybrid logical clock's, never a wall clock's alone). A to-one
+///   relationship is a property whose value names the model it links to.
+/// - A to-many or many-to-many relationship is a set of links, each added or removed at a
+///   timestamp: a link is there when its latest change added it, so two devices adding
+///   different members both keep theirs, and a removal wins only over the additions it saw.
+/// - A deletion wins over every edit, concurrent or later: once deleted, a model stays deleted
+///   on every node (a model made again is a new model).
+public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
+    /// A property's value and the timestamp of the change that set it.
+    public struct Register: Hashable, Codable, Sendable {
+        public var value: Value
+        public var timestamp: SyncTimestamp
+
+        public init(value: Value, timestamp: SyncTimestamp) {
+            self.value = value
+            self.timestamp = timestamp
+        }
+    }
+
+    /// A link's latest change.
+    public struct LinkChange: Hashable, Codable, Sendable {
+        public var isAdded: Bool
+        public var timestamp: SyncTimestamp
+
+        public init(isAdded: Bool, timestamp: SyncTimestamp) {
+            self.isAdded = isAdded
+            self.timestamp = timestamp
+        }
+    }
+
+    /// The entity the model is of.
+    public let entity: String
+    /// Each property's register, by name.
+    public private(set) var properties: [String: Register] = [:]
+    /// Each to-many relationship's links, by relationship name, then by the global identifier
+    /// of the model linked to.
+    public private(set) var links: [String: [String: LinkChange]] = [:]
+    /// When the model was deleted; `nil` while it is not.
+    public private(set) var deletion: SyncTimestamp?
+
+    public init(entity: String) {
+        self.entity = entity
+    }
+
+    public var isDeleted: Bool { deletion != nil }
+
+    /// The property's value, as the latest change set it.
+    public func value(of property: String) -> Value? {
+        properties[property]?.value
+    }
+
+    /// The global identifiers of the models the relationship links to.
+    public func members(of relationship: String) -> Set<String> {
+        Set((links[relationship] ?? [:]).compactMap { $0.value.isAdded ? $0.key : nil })
+    }
+
+    /// Sets a property, when `timestamp` is later than the change that set it last; returns
+    /// whether the value is now `value`'s.
+    @discardableResult
+    public mutating func set(_ property: String, to value: Value, at timestamp: SyncTimestamp) -> Bool {
+        if let current = properties[property], current.timestamp >= timestamp { return current.timestamp == timestamp }
+        properties[property] = Register(value: value, timestamp: timestamp)
+        return true
+    }
+
+    /// Adds (`isAdded`) or removes a link, when `timestamp` is later than the link's last change.
+    public mutating func link(_ relationship: String, to member: String, isAdded: Bool, at timestamp: SyncTimestamp) {
+        if let current = links[relationship]?[member], current.timestamp >= timestamp { return }
+        links[relationship, default: [:]][member] = LinkChange(isAdded: isAdded, timestamp: timestamp)
+    }
+
+    /// Deletes the model; the earliest deletion is kept, so every node keeps the same one.
+    public mutating func delete(at timestamp: SyncTimestamp) {
+        deletion = min(deletion ?? timestamp, timestamp)
+    }
+
+    /// Takes in everything `other` knows of the same model.
+    public mutating func merge(_ other: SyncedModelState) {
+        precondition(other.entity == entity, "merging a \(other.entity) into a \(entity): states of one model only")
+        for (property, register) in other.properties { set(property, to: register.value, at: register.timestamp) }
+        for (relationship, members) in other.links {
+            for (member, change) in members { link(relationship, to: member, isAdded: change.isAdded, at: change.timestamp) }
+        }
+        if let deletion = other.deletion { delete(at: deletion) }
+    }
+
+    /// This state with everything `other` knows merged in.
+    public func merging(_ other: SyncedModelState) -> SyncedModelState {
+        var merged = self
+        merged.merge(other)
+        return merged
+    }
+}
