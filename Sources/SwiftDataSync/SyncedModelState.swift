@@ -12,24 +12,14 @@ import Foundation
 /// - A deletion wins over every edit, concurrent or later: once deleted, a model stays deleted
 ///   on every node (a model made again is a new model).
 public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
-    /// A property's value and the timestamp of the change that set it.
-    public struct Register: Hashable, Codable, Sendable {
-        public var value: Value
+    /// A value and the timestamp of the change that set it: a property's value, or whether a
+    /// link is there.
+    public struct Stamped<Content: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
+        public var value: Content
         public var timestamp: SyncTimestamp
 
-        public init(value: Value, timestamp: SyncTimestamp) {
+        public init(_ value: Content, at timestamp: SyncTimestamp) {
             self.value = value
-            self.timestamp = timestamp
-        }
-    }
-
-    /// A link's latest change.
-    public struct LinkChange: Hashable, Codable, Sendable {
-        public var isAdded: Bool
-        public var timestamp: SyncTimestamp
-
-        public init(isAdded: Bool, timestamp: SyncTimestamp) {
-            self.isAdded = isAdded
             self.timestamp = timestamp
         }
     }
@@ -37,10 +27,10 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
     /// The entity the model is of.
     public let entity: String
     /// Each property's register, by name.
-    public private(set) var properties: [String: Register] = [:]
+    public private(set) var properties: [String: Stamped<Value>] = [:]
     /// Each to-many relationship's links, by relationship name, then by the global identifier
     /// of the model linked to.
-    public private(set) var links: [String: [String: LinkChange]] = [:]
+    public private(set) var links: [String: [String: Stamped<Bool>]] = [:]
     /// When the model was deleted; `nil` while it is not.
     public private(set) var deletion: SyncTimestamp?
 
@@ -57,7 +47,7 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
 
     /// The global identifiers of the models the relationship links to.
     public func members(of relationship: String) -> Set<String> {
-        Set((links[relationship] ?? [:]).compactMap { $0.value.isAdded ? $0.key : nil })
+        Set((links[relationship] ?? [:]).compactMap { $0.value.value ? $0.key : nil })
     }
 
     /// Sets a property, when `timestamp` is later than the change that set it last; returns
@@ -65,14 +55,14 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
     @discardableResult
     public mutating func set(_ property: String, to value: Value, at timestamp: SyncTimestamp) -> Bool {
         if let current = properties[property], current.timestamp >= timestamp { return current.timestamp == timestamp }
-        properties[property] = Register(value: value, timestamp: timestamp)
+        properties[property] = Stamped(value, at: timestamp)
         return true
     }
 
     /// Adds (`isAdded`) or removes a link, when `timestamp` is later than the link's last change.
     public mutating func link(_ relationship: String, to member: String, isAdded: Bool, at timestamp: SyncTimestamp) {
         if let current = links[relationship]?[member], current.timestamp >= timestamp { return }
-        links[relationship, default: [:]][member] = LinkChange(isAdded: isAdded, timestamp: timestamp)
+        links[relationship, default: [:]][member] = Stamped(isAdded, at: timestamp)
     }
 
     /// Deletes the model; the earliest deletion is kept, so every node keeps the same one.
@@ -85,7 +75,7 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         precondition(other.entity == entity, "merging a \(other.entity) into a \(entity): states of one model only")
         for (property, register) in other.properties { set(property, to: register.value, at: register.timestamp) }
         for (relationship, members) in other.links {
-            for (member, change) in members { link(relationship, to: member, isAdded: change.isAdded, at: change.timestamp) }
+            for (member, change) in members { link(relationship, to: member, isAdded: change.value, at: change.timestamp) }
         }
         if let deletion = other.deletion { delete(at: deletion) }
     }
