@@ -45,8 +45,8 @@ final class PostgresHistory: Sendable {
     /// record. Notifies ``channel`` with `sender`.
     ///
     /// One statement takes the lock, numbers the transaction, writes its runs and tombstones and
-    /// notifies, its transaction's `COMMIT` sent behind it: one round trip per save (and, until the tables are known to be there, a few more
-    /// to make them).
+    /// notifies, its transaction's `COMMIT` sent behind it: one round trip per save (and, until
+    /// the tables are known to be there, a few more to make them).
     func record(_ recorded: [StoreHistory.Change], author: String?, sender: String, session: PostgresSession) throws -> Int64? {
         guard !recorded.isEmpty else { return nil }
         let lock = "SELECT pg_advisory_xact_lock(\(Self.lockKey(databaseSchema)))"

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The sync's client engine runs over Apple's SwiftData as well as OpenSwiftData: its sources
-/// import SwiftData's public API, Foundation and networking, and nothing of OpenSwiftData's own.
+/// import SwiftData's public API, Foundation and networking (and the standard library's
+/// Observation and Synchronization), and nothing of OpenSwiftData's own.
 @Suite struct SyncImportsTests {
     static let allowed: Set<String> = ["Foundation", "FoundationNetworking", "SwiftData", "Observation", "Synchronization"]
 

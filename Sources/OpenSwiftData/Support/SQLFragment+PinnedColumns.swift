@@ -3,7 +3,7 @@ extension SQLFragment {
     /// those of `table.column = value` tests standing directly in its top-level `AND`s (never
     /// under `OR`, `NOT` or a subquery). A row meets the condition only with those values.
     func columnsEqualToArguments(of table: String) -> Set<String> {
-        Self.pinned(Self.tokens(parts), table: table)
+        Self.pinned(Self.tokens(parts)[...], table: table)
     }
 
     /// A part's place in the condition's shape: text split at spaces and parentheses.
@@ -39,8 +39,8 @@ extension SQLFragment {
         return tokens
     }
 
-    private static func pinned(_ tokens: [Token], table: String) -> Set<String> {
-        var tokens = tokens[...]
+    private static func pinned(_ tokens: ArraySlice<Token>, table: String) -> Set<String> {
+        var tokens = tokens
         // Parentheses around the whole condition.
         while tokens.first == .word("("), tokens.last == .word(")"), closes(tokens) {
             tokens = tokens.dropFirst().dropLast()
@@ -59,17 +59,13 @@ extension SQLFragment {
         }
         if !conjuncts.isEmpty {
             conjuncts.append(tokens[start...])
-            return conjuncts.reduce(into: []) { $0.formUnion(pinned(Array($1), table: table)) }
+            return conjuncts.reduce(into: []) { $0.formUnion(pinned($1, table: table)) }
         }
-        let column: ArraySlice<Token>, value: ArraySlice<Token>
-        guard tokens.count == 5 else { return [] }
-        if tokens.last == .argument {
-            (column, value) = (tokens.prefix(3), tokens.suffix(1))
-        } else {
-            (column, value) = (tokens.suffix(3), tokens.prefix(1))
-        }
-        guard value.first == .argument, tokens[tokens.startIndex + (tokens.last == .argument ? 3 : 1)] == .word("="),
-              column.first == .identifier(table), column.dropFirst().first == .word("."),
+        // `table.column = value`, either way round.
+        let test = Array(tokens)
+        guard test.count == 5 else { return [] }
+        let (column, equality) = test[0] == .argument ? (test[2...], [test[1], test[0]]) : (test[..<3], [test[3], test[4]])
+        guard equality == [.word("="), .argument], column.first == .identifier(table), column.dropFirst().first == .word("."),
               case .identifier(let name)? = column.last
         else { return [] }
         return [name]
