@@ -195,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataSyncTests",
-            dependencies: ["SwiftDataSync", "TestSupport"]
+            dependencies: ["SwiftDataSync", "SwiftData", "TestSupport"]
         ),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",

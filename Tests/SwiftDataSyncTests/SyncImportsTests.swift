@@ -13,7 +13,7 @@ import Testing
             folder.deleteLastPathComponent()
         }
         let sources = folder.appendingPathComponent("Sources/SwiftDataSync")
-        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        let files = try #require(FileManager.default.subpaths(atPath: sources.path)).filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty)
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)

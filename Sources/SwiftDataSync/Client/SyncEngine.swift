@@ -1,0 +1,101 @@
+import Foundation
+import SwiftData
+
+/// Syncs the models of an app's container with the app's own server, through a
+/// ``SyncTransport``.
+///
+/// The engine keeps its bookkeeping (global identifiers, what each model's properties were set
+/// to and when, unsent changes, the server's cursor) in a store of its own beside the app's, and
+/// reads the app's changes from its persistent history: models are declared as the app declares
+/// them, with nothing added. Each ``sync()`` sends the saves made since the last one and takes
+/// in the server's changes, in one save of the app's store per batch.
+public actor SyncEngine {
+    private let replica: SyncReplica
+    private let transport: any SyncTransport
+    /// Changes per push; models per pull.
+    public let batchSize: Int
+
+    /// An engine for `container`'s models of the classes `models`, keeping its bookkeeping in a
+    /// store at `ledgerURL`.
+    ///
+    /// - Parameters:
+    ///   - container: The app's container; its store must keep persistent history (the default).
+    ///   - models: The model classes to sync.
+    ///   - ledgerURL: Where the engine's own store goes (beside the app's, for one).
+    ///   - transport: How to reach the server.
+    ///   - node: This device's name in the sync (its changes' timestamps carry it); a new UUID
+    ///     the first time when `nil`, kept in the engine's store after.
+    public init(
+        container: ModelContainer, models: [any PersistentModel.Type], ledgerURL: URL, transport: any SyncTransport,
+        node: String? = nil, batchSize: Int = 500
+    ) throws {
+        let ledger = try ModelContainer(for: Schema(SyncLedger.models), configurations: ModelConfiguration(url: ledgerURL))
+        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node)
+        try replica.ledger.save()
+        self.node = replica.node
+        self.transport = transport
+        self.batchSize = batchSize
+    }
+
+    /// This device's name in the sync.
+    public nonisolated let node: String
+
+    /// What one ``SyncEngine/sync()`` did.
+    public struct Summary: Sendable, Equatable {
+        /// Changes sent to the server.
+        public var pushed = 0
+        /// Models taken in from the server.
+        public var pulled = 0
+    }
+
+    /// Sends the local saves not yet sent, then takes in the server's changes until it has no
+    /// more. A failure leaves everything to be done again by the next call: unsent changes stay
+    /// queued, and the server's cursor moves only past what was saved here.
+    @discardableResult
+    public func sync() async throws -> Summary {
+        var summary = Summary()
+        try queueLocalChanges()
+        while true {
+            let pending = try replica.ledger.pendingChanges(limit: batchSize)
+            guard !pending.isEmpty else { break }
+            let changes = try pending.map { SyncChange(id: $0.changeID, model: SyncModel(id: $0.globalID, state: try replica.ledger.stateData($0.state))) }
+            let response = try await transport.push(SyncPushRequest(node: node, changes: changes))
+            try queueLocalChanges()
+            try replica.merge(response.models)
+            let accepted = Set(response.accepted)
+            for change in pending where accepted.contains(change.changeID) { replica.ledger.context.delete(change) }
+            try replica.ledger.save()
+            summary.pushed += accepted.count
+            if accepted.isEmpty { break }
+        }
+        while true {
+            let cursor = try replica.ledger.setting(SyncReplica.SettingKey.serverCursor)
+            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize))
+            try queueLocalChanges()
+            try replica.merge(response.models)
+            if let next = response.cursor { try replica.ledger.set(SyncReplica.SettingKey.serverCursor, to: next) }
+            try replica.ledger.save()
+            summary.pulled += response.models.count
+            if !response.hasMore { break }
+        }
+        return summary
+    }
+
+    /// How many local changes wait to be sent.
+    public func pendingChangeCount() throws -> Int {
+        try replica.ledger.pendingCount()
+    }
+
+    /// Reads the saves made since the last capture into the queue of changes to send.
+    private func queueLocalChanges() throws {
+        let changes = try replica.captureLocalChanges()
+        var next = Int(try replica.ledger.setting(SyncReplica.SettingKey.nextChange) ?? "") ?? 1
+        for change in changes {
+            replica.ledger.context.insert(SyncPendingChange(
+                changeID: "\(node)-\(next)", sequence: next, globalID: change.id, state: try replica.ledger.encoded(change.state)))
+            next += 1
+        }
+        try replica.ledger.set(SyncReplica.SettingKey.nextChange, to: String(next))
+        try replica.ledger.save()
+    }
+}

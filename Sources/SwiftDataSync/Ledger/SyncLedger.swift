@@ -1,0 +1,82 @@
+import Foundation
+import SwiftData
+
+/// The sync's own store, beside the app's: records of synced models, pending changes and
+/// settings. Every read and write of the bookkeeping goes through one ledger context, and a
+/// step of the sync saves it once, so the bookkeeping moves from one consistent state to the
+/// next.
+final class SyncLedger {
+    static let models: [any PersistentModel.Type] = [SyncRecord.self, SyncPendingChange.self, SyncSetting.self]
+
+    let context: ModelContext
+    private let encoder: JSONEncoder
+    private let decoder = JSONDecoder()
+
+    init(container: ModelContainer) {
+        context = ModelContext(container)
+        context.autosaveEnabled = false
+        encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+    }
+
+    // MARK: Settings
+
+    func setting(_ key: String) throws -> String? {
+        try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first?.value
+    }
+
+    func set(_ key: String, to value: String) throws {
+        if let setting = try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first {
+            if setting.value != value { setting.value = value }
+        } else {
+            context.insert(SyncSetting(key: key, value: value))
+        }
+    }
+
+    // MARK: Records
+
+    func records(globalIDs: [String]) throws -> [String: SyncRecord] {
+        var found: [String: SyncRecord] = [:]
+        for start in stride(from: 0, to: globalIDs.count, by: 500) {
+            let batch = Array(globalIDs[start..<min(start + 500, globalIDs.count)])
+            for record in try context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { batch.contains($0.globalID) })) {
+                found[record.globalID] = record
+            }
+        }
+        return found
+    }
+
+    func record(localID: String) throws -> SyncRecord? {
+        var descriptor = FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.localID == localID })
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first
+    }
+
+    func state(of record: SyncRecord) throws -> SyncedModelState<String> {
+        try stateData(record.state)
+    }
+
+    func stateData(_ data: Data) throws -> SyncedModelState<String> {
+        try decoder.decode(SyncedModelState<String>.self, from: data)
+    }
+
+    func encoded(_ state: SyncedModelState<String>) throws -> Data {
+        try encoder.encode(state)
+    }
+
+    // MARK: Pending changes
+
+    func pendingChanges(limit: Int) throws -> [SyncPendingChange] {
+        var descriptor = FetchDescriptor<SyncPendingChange>(sortBy: [SortDescriptor(\.sequence)])
+        descriptor.fetchLimit = limit
+        return try context.fetch(descriptor)
+    }
+
+    func pendingCount() throws -> Int {
+        try context.fetchCount(FetchDescriptor<SyncPendingChange>())
+    }
+
+    func save() throws {
+        if context.hasChanges { try context.save() }
+    }
+}

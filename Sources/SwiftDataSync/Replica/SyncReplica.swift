@@ -1,0 +1,78 @@
+import Foundation
+import SwiftData
+
+/// One node's copy of the synced models, a device's or the server's: the app's container, the
+/// ledger beside it, and the node's clock. It turns local saves into stamped changes
+/// (`captureLocalChanges`) and takes in other nodes' states (`merge`); the client engine and the
+/// server are a replica and a way to exchange states.
+///
+/// Not `Sendable`: the engine and the server each keep theirs inside an actor.
+final class SyncReplica {
+    /// The history author of every save the sync makes to the app's store: the sync never
+    /// takes its own writes for local changes.
+    static let author = "OpenSwiftData.Sync"
+
+    let container: ModelContainer
+    let entities: [String: SyncedEntity]
+    let ledger: SyncLedger
+    let coder = SyncValueCoder()
+    private(set) var clock: HybridLogicalClock
+
+    init(container: ModelContainer, models: [any PersistentModel.Type], ledger ledgerContainer: ModelContainer, node: String?) throws {
+        self.container = container
+        entities = try SyncedEntity.entities(of: models)
+        ledger = SyncLedger(container: ledgerContainer)
+        let node = try node ?? ledger.setting(SettingKey.node) ?? UUID().uuidString.lowercased()
+        try ledger.set(SettingKey.node, to: node)
+        clock = HybridLogicalClock(node: node, last: try ledger.setting(SettingKey.clock).flatMap(SyncTimestamp.init))
+    }
+
+    var node: String { clock.node }
+
+    /// A new reading of the node's clock, at `physical` (a save's time) or later, kept in the
+    /// ledger at the next save.
+    func now(physical: Date = Date()) throws -> SyncTimestamp {
+        let reading = clock.now(physical: physical)
+        try ledger.set(SettingKey.clock, to: reading.description)
+        return reading
+    }
+
+    /// Takes in a timestamp another node made, so that the node's next changes order after it.
+    func receive(_ timestamp: SyncTimestamp) throws {
+        clock.receive(timestamp)
+        if let last = clock.last { try ledger.set(SettingKey.clock, to: last.description) }
+    }
+
+    /// The local identifier's text, as records keep it.
+    func localID(of identifier: PersistentIdentifier) throws -> String {
+        String(decoding: try Self.identifierEncoder.encode(identifier), as: UTF8.self)
+    }
+
+    func identifier(from localID: String) throws -> PersistentIdentifier {
+        try JSONDecoder().decode(PersistentIdentifier.self, from: Data(localID.utf8))
+    }
+
+    private static let identifierEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    /// The saved model of `entity` with the identifier, if it is still in the store.
+    func existingModel(_ identifier: PersistentIdentifier, of entity: SyncedEntity, in context: ModelContext) throws -> (any PersistentModel)? {
+        func fetch<T: PersistentModel>(_ type: T.Type) throws -> (any PersistentModel)? {
+            var descriptor = FetchDescriptor<T>(predicate: #Predicate { $0.persistentModelID == identifier })
+            descriptor.fetchLimit = 1
+            return try context.fetch(descriptor).first
+        }
+        return try fetch(entity.modelType)
+    }
+
+    enum SettingKey {
+        static let node = "node"
+        static let clock = "clock"
+        static let historyToken = "historyToken"
+        static let serverCursor = "serverCursor"
+        static let nextChange = "nextChange"
+    }
+}

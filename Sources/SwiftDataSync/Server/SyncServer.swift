@@ -1,0 +1,102 @@
+import Foundation
+import SwiftData
+
+/// The server's side of the sync, over the app's own models: pushes from devices are merged
+/// into them, and pulls are answered from the store's history, in its order of changes
+/// (commit order across server processes on PostgreSQL). Saves server code makes to the same
+/// models are changes like a device's, and go down to every device.
+///
+/// Serve ``push(_:)`` and ``pull(_:)`` on the app's routes (the Hummingbird and Vapor
+/// integrations do), with the requests and answers as JSON.
+public actor SyncServer {
+    private let replica: SyncReplica
+
+    /// A server for `container`'s models of the classes `models`, keeping its bookkeeping in
+    /// `ledger` (a container of its own, such as a PostgreSQL schema beside the app's tables).
+    ///
+    /// - Parameters:
+    ///   - container: The app's container.
+    ///   - models: The model classes devices sync.
+    ///   - ledger: A container for the sync's bookkeeping, made with ``SyncServer/ledgerSchema``.
+    ///   - node: The server's name in the sync: its own changes' timestamps carry it.
+    public init(container: ModelContainer, models: [any PersistentModel.Type], ledger: ModelContainer, node: String = "server") throws {
+        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node)
+        try replica.ledger.save()
+    }
+
+    /// The schema of the container the server keeps its bookkeeping in.
+    public static var ledgerSchema: Schema { Schema(SyncLedger.models) }
+
+    /// Merges a device's changes into the models; answers with the models as they now are.
+    public func push(_ request: SyncPushRequest) throws -> SyncPushResponse {
+        try takeServerChanges()
+        let merged = try replica.merge(request.changes.map(\.model))
+        try replica.ledger.save()
+        return SyncPushResponse(accepted: request.changes.map(\.id), models: merged)
+    }
+
+    /// The models changed after the request's cursor, at most about `limit` of them.
+    public func pull(_ request: SyncPullRequest) throws -> SyncPullResponse {
+        try takeServerChanges()
+        let limit = max(1, min(request.limit, 5000))
+        let captured = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token)
+        var cursor = try request.cursor.map(SyncServerCursor.init) ?? SyncServerCursor(token: captured, after: nil, walked: false)
+        if !cursor.walked {
+            return try walk(from: cursor, limit: limit)
+        }
+        return try changes(after: cursor, upTo: captured, limit: limit, into: &cursor)
+    }
+
+    /// The first pulls: every model there is, by global identifier.
+    private func walk(from cursor: SyncServerCursor, limit: Int) throws -> SyncPullResponse {
+        let after = cursor.after ?? ""
+        var descriptor = FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.globalID > after }, sortBy: [SortDescriptor(\.globalID)])
+        descriptor.fetchLimit = limit
+        let records = try replica.ledger.context.fetch(descriptor)
+        var models: [SyncModel] = []
+        for record in records {
+            let state = try replica.ledger.state(of: record)
+            if !state.isDeleted { models.append(SyncModel(id: record.globalID, state: state)) }
+        }
+        let next = SyncServerCursor(token: cursor.token, after: records.last?.globalID ?? cursor.after, walked: records.count < limit)
+        return SyncPullResponse(models: models, cursor: next.text, hasMore: true)
+    }
+
+    /// Later pulls: the models the store's history changed after the cursor, transaction by
+    /// transaction, up to what the server has taken in.
+    private func changes(after cursor: SyncServerCursor, upTo captured: DefaultHistoryToken?, limit: Int, into next: inout SyncServerCursor) throws -> SyncPullResponse {
+        guard let captured else { return SyncPullResponse(models: [], cursor: cursor.text, hasMore: false) }
+        let context = ModelContext(replica.container)
+        var descriptor = HistoryDescriptor<DefaultHistoryTransaction>(
+            predicate: cursor.token.map { token in #Predicate { $0.token > token } },
+            sortBy: [SortDescriptor(\.transactionIdentifier)])
+        descriptor.fetchLimit = UInt64(limit)
+        let transactions = try context.fetchHistory(descriptor)
+        var models: [SyncModel] = []
+        var sent: Set<String> = []
+        var complete = transactions.count < limit
+        for transaction in transactions {
+            guard transaction.token <= captured else { complete = true; break }
+            for change in transaction.changes {
+                guard replica.entities[change.changedPersistentIdentifier.entityName] != nil,
+                      let record = try replica.ledger.record(localID: try replica.localID(of: change.changedPersistentIdentifier)),
+                      sent.insert(record.globalID).inserted
+                else { continue }
+                models.append(SyncModel(id: record.globalID, state: try replica.ledger.state(of: record)))
+            }
+            next.token = transaction.token
+            if models.count >= limit { complete = false; break }
+        }
+        return SyncPullResponse(models: models, cursor: next.text, hasMore: !complete)
+    }
+
+    /// Saves server code made to the synced models, stamped with the server's clock.
+    private func takeServerChanges() throws {
+        _ = try replica.captureLocalChanges()
+        try replica.ledger.save()
+    }
+
+    private static func token(_ text: String) -> DefaultHistoryToken? {
+        text.isEmpty ? nil : try? JSONDecoder().decode(DefaultHistoryToken.self, from: Data(text.utf8))
+    }
+}
