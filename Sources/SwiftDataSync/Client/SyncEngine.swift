@@ -81,6 +81,11 @@ public actor SyncEngine {
         return summary
     }
 
+    /// Every synced model here, by global identifier, value by value.
+    func snapshot() throws -> [String: SyncedModelSnapshot] {
+        try replica.snapshot()
+    }
+
     /// How many local changes wait to be sent.
     public func pendingChangeCount() throws -> Int {
         try replica.ledger.pendingCount()

@@ -84,6 +84,17 @@ extension SyncedEntity {
         _ = keyPath.assign(kept + added, on: model)
     }
 
+    /// Empties the relationships a deletion from elsewhere must not follow.
+    func unlinkBeforeRemoteDeletion(_ model: any PersistentModel) {
+        for property in unlinkedBeforeRemoteDeletion {
+            guard let keyPath = property.keyPath as? any SyncWritableKeyPath else { continue }
+            switch property.kind {
+            case .toMany: _ = keyPath.assign([any PersistentModel](), on: model)
+            case .toOne, .attribute: if let none = keyPath.noValue { _ = keyPath.assign(none, on: model) }
+            }
+        }
+    }
+
     private static func read(_ property: SyncedProperty, of model: any PersistentModel) -> Any? {
         model[keyPath: property.keyPath]
     }

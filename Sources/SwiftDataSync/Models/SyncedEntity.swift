@@ -18,6 +18,10 @@ struct SyncedEntity {
     /// To-many relationships carried from their other side: a model the sync makes starts
     /// them empty, and SwiftData fills them as the other side links.
     let inverseMemberships: [SyncedProperty]
+    /// Relationships whose delete rule is `.cascade` or `.deny`: a deletion is applied where it
+    /// was made, and other nodes receive every model it took, so a deletion from elsewhere
+    /// unlinks these before deleting (a stale link must not take a model another node moved).
+    let unlinkedBeforeRemoteDeletion: [SyncedProperty]
 
     var properties: [SyncedProperty] { registers + memberships }
 
@@ -38,6 +42,7 @@ struct SyncedEntity {
         var registers: [SyncedProperty] = []
         var memberships: [SyncedProperty] = []
         var inverseMemberships: [SyncedProperty] = []
+        var unlinked: [SyncedProperty] = []
         for (propertyName, keyPath) in Self.declaredKeyPaths(of: type) {
             if let attribute = entity.attributesByName[propertyName] {
                 guard !attribute.isTransient else { continue }
@@ -49,6 +54,7 @@ struct SyncedEntity {
                 let property = SyncedProperty(
                     name: propertyName, keyPath: keyPath,
                     kind: relationship.isToOneRelationship ? .toOne(destination: relationship.destination) : .toMany(destination: relationship.destination))
+                if relationship.deleteRule == .cascade || relationship.deleteRule == .deny { unlinked.append(property) }
                 if !Self.carriesFromThisSide(relationship, of: name, schema: schema) {
                     if !relationship.isToOneRelationship { inverseMemberships.append(property) }
                 } else if relationship.isToOneRelationship {
@@ -63,6 +69,7 @@ struct SyncedEntity {
         self.registers = registers
         self.memberships = memberships
         self.inverseMemberships = inverseMemberships
+        self.unlinkedBeforeRemoteDeletion = unlinked
     }
 
     private static func entityName(of type: any PersistentModel.Type) -> String {

@@ -36,7 +36,8 @@ extension SyncReplica {
     }
 
     /// Writes merged states into the app's models: new models first, so that links between
-    /// them resolve, then every value and link, then deletions (with their delete rules, once).
+    /// them resolve, then every value and link, then deletions. A delete rule is applied once,
+    /// where the deletion was made: the models it took arrive as deletions of their own.
     private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws {
         let context = ModelContext(container)
         context.autosaveEnabled = false
@@ -97,7 +98,9 @@ extension SyncReplica {
             }
         }
         for state in states where state.state.isDeleted {
-            if let target = try model(state.id), !target.isDeleted { Self.delete(target, from: context) }
+            guard let entity = entities[state.state.entity], let target = try model(state.id), !target.isDeleted else { continue }
+            entity.unlinkBeforeRemoteDeletion(target)
+            Self.delete(target, from: context)
         }
         try context.save()
         for (id, model) in created {

@@ -90,6 +90,11 @@ public actor SyncServer {
         return SyncPullResponse(models: models, cursor: next.text, hasMore: !complete)
     }
 
+    /// Every synced model here, by global identifier, value by value.
+    func snapshot() throws -> [String: SyncedModelSnapshot] {
+        try replica.snapshot()
+    }
+
     /// Saves server code made to the synced models, stamped with the server's clock.
     private func takeServerChanges() throws {
         _ = try replica.captureLocalChanges()

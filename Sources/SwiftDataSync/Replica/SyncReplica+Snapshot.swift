@@ -1,0 +1,46 @@
+import Foundation
+import SwiftData
+
+/// A synced model as one node holds it, value by value: what two nodes that have synced agree on.
+struct SyncedModelSnapshot: Hashable, CustomStringConvertible {
+    let entity: String
+    /// Each register's JSON text, by property name.
+    let values: [String: String]
+    /// Each carried to-many relationship's members, by relationship name.
+    let members: [String: Set<String>]
+
+    var description: String {
+        "\(entity) \(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.sorted())" }.joined(separator: " "))"
+    }
+}
+
+extension SyncReplica {
+    /// Every synced model in the app's store, by global identifier, as its properties are now.
+    /// A model the sync has no record of yet (saved since the last capture) is under its local
+    /// identifier.
+    func snapshot() throws -> [String: SyncedModelSnapshot] {
+        let context = ModelContext(container)
+        var snapshot: [String: SyncedModelSnapshot] = [:]
+        let globalID: (any PersistentModel) throws -> String = { model in
+            let localID = try self.localID(of: model.persistentModelID)
+            return try self.ledger.record(localID: localID)?.globalID ?? localID
+        }
+        for entity in entities.values {
+            func fetchAll<T: PersistentModel>(_ type: T.Type) throws -> [any PersistentModel] {
+                try context.fetch(FetchDescriptor<T>())
+            }
+            for model in try fetchAll(entity.modelType) {
+                var values: [String: String] = [:]
+                for property in entity.registers {
+                    values[property.name] = try entity.registerText(of: property, in: model, coder: coder, globalID: globalID)
+                }
+                var members: [String: Set<String>] = [:]
+                for property in entity.memberships {
+                    members[property.name] = try entity.members(of: property, in: model, globalID: globalID)
+                }
+                snapshot[try globalID(model)] = SyncedModelSnapshot(entity: entity.name, values: values, members: members)
+            }
+        }
+        return snapshot
+    }
+}
