@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "OpenSwiftDataHummingbird",
             dependencies: [
-                "OpenSwiftData", "OpenSwiftDataServer",
+                "OpenSwiftData", "OpenSwiftDataServer", "SwiftDataSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "OpenSwiftDataVapor",
             dependencies: [
-                "OpenSwiftData", "OpenSwiftDataServer",
+                "OpenSwiftData", "OpenSwiftDataServer", "SwiftDataSync",
                 .product(name: "Vapor", package: "vapor"),
             ]
         ),
@@ -195,8 +195,23 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDataSyncTests",
-            dependencies: ["SwiftDataSync", "SwiftData", "TestSupport"]
+            dependencies: [
+                "SwiftDataSync", "SwiftData", "TestSupport", "SyncTestModels", "SyncServerProcess", "SyncDeviceProcess",
+                "OpenSwiftDataPostgres",
+            ]
         ),
+        // The sync tests' models and random edits, and the processes of the sync tests: a
+        // server on PostgreSQL behind Hummingbird, and a device.
+        .target(name: "SyncTestModels", dependencies: ["SwiftData", "TestSupport"], path: "Tests/SyncTestModels"),
+        .executableTarget(
+            name: "SyncServerProcess",
+            dependencies: [
+                "SwiftDataSync", "SyncTestModels", "OpenSwiftData", "OpenSwiftDataPostgres", "OpenSwiftDataHummingbird", "OpenSwiftDataServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tests/SyncServerProcess"
+        ),
+        .executableTarget(name: "SyncDeviceProcess", dependencies: ["SwiftDataSync", "SyncTestModels", "TestSupport"], path: "Tests/SyncDeviceProcess"),
         .testTarget(
             name: "OpenSwiftDataPostgresTests",
             dependencies: [

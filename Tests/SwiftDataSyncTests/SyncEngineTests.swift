@@ -3,6 +3,7 @@ import Synchronization
 import SwiftData
 import Testing
 @testable import SwiftDataSync
+import SyncTestModels
 
 /// Devices syncing through a server, each with its own SQLite store.
 @Suite struct SyncEngineTests {

@@ -33,7 +33,7 @@ extension ModelContainer {
     /// ``endPostingRemoteChanges()``.
     ///
     /// - Throws: when a store's file cannot be watched.
-    func beginPostingRemoteChanges() throws {
+    package func beginPostingRemoteChanges() throws {
         try remoteChangeWatch.withLock { watch in
             if watch.observers == 0 {
                 watch.watches = try stores.map { store in
@@ -49,7 +49,7 @@ extension ModelContainer {
     }
 
     /// Balances ``beginPostingRemoteChanges()``; the last observer's end stops the watches.
-    func endPostingRemoteChanges() {
+    package func endPostingRemoteChanges() {
         let stopped: [CommitWatcher.Watch] = remoteChangeWatch.withLock { watch in
             watch.observers -= 1
             guard watch.observers == 0 else { return [] }

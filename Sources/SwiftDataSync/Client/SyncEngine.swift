@@ -81,8 +81,10 @@ public actor SyncEngine {
         return summary
     }
 
-    /// Every synced model here, by global identifier, value by value.
-    func snapshot() throws -> [String: SyncedModelSnapshot] {
+    /// Every synced model here, by global identifier, value by value: after everyone has
+    /// synced, every node's is the same. A model saved since the last sync is under its local
+    /// identifier's text.
+    public func snapshot() throws -> [String: SyncedModelSnapshot] {
         try replica.snapshot()
     }
 

@@ -1,15 +1,16 @@
 import Foundation
 import SwiftData
 
-/// A synced model as one node holds it, value by value: what two nodes that have synced agree on.
-struct SyncedModelSnapshot: Hashable, CustomStringConvertible {
-    let entity: String
-    /// Each register's JSON text, by property name.
-    let values: [String: String]
-    /// Each carried to-many relationship's members, by relationship name.
-    let members: [String: Set<String>]
+/// A synced model as one node holds it, value by value: what two nodes that have synced agree
+/// on. Relationships name the models they link to by global identifier.
+public struct SyncedModelSnapshot: Hashable, Codable, Sendable, CustomStringConvertible {
+    public let entity: String
+    /// Each attribute's and to-one relationship's value as JSON text, by property name.
+    public let values: [String: String]
+    /// Each to-many relationship's members, by relationship name (one side of each inverse pair).
+    public let members: [String: Set<String>]
 
-    var description: String {
+    public var description: String {
         "\(entity) \(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.sorted())" }.joined(separator: " "))"
     }
 }

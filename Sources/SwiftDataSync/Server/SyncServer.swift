@@ -7,8 +7,12 @@ import SwiftData
 /// models are changes like a device's, and go down to every device.
 ///
 /// Serve ``push(_:)`` and ``pull(_:)`` on the app's routes (the Hummingbird and Vapor
-/// integrations do), with the requests and answers as JSON.
-public actor SyncServer {
+/// integrations do), with the requests and answers as JSON. Both are synchronous and take the
+/// server's lock, one request at a time in the process: call them where blocking is allowed
+/// (a container's own threads on a web server), never on an event loop.
+public final class SyncServer: @unchecked Sendable {
+    // Held for the whole of each call: the replica and its contexts are one thread's at a time.
+    private let lock = NSLock()
     private let replica: SyncReplica
 
     /// A server for `container`'s models of the classes `models`, keeping its bookkeeping in
@@ -29,6 +33,8 @@ public actor SyncServer {
 
     /// Merges a device's changes into the models; answers with the models as they now are.
     public func push(_ request: SyncPushRequest) throws -> SyncPushResponse {
+        lock.lock()
+        defer { lock.unlock() }
         try takeServerChanges()
         let merged = try replica.merge(request.changes.map(\.model))
         try replica.ledger.save()
@@ -37,6 +43,8 @@ public actor SyncServer {
 
     /// The models changed after the request's cursor, at most about `limit` of them.
     public func pull(_ request: SyncPullRequest) throws -> SyncPullResponse {
+        lock.lock()
+        defer { lock.unlock() }
         try takeServerChanges()
         let limit = max(1, min(request.limit, 5000))
         let captured = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token)
@@ -90,9 +98,13 @@ public actor SyncServer {
         return SyncPullResponse(models: models, cursor: next.text, hasMore: !complete)
     }
 
-    /// Every synced model here, by global identifier, value by value.
-    func snapshot() throws -> [String: SyncedModelSnapshot] {
-        try replica.snapshot()
+    /// Every synced model here, by global identifier, value by value: after everyone has
+    /// synced, every node's is the same. A model saved since the last sync is under its local
+    /// identifier's text.
+    public func snapshot() throws -> [String: SyncedModelSnapshot] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try replica.snapshot()
     }
 
     /// Saves server code made to the synced models, stamped with the server's clock.

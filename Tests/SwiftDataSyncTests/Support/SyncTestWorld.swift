@@ -1,6 +1,7 @@
 import Foundation
 import SwiftData
 @testable import SwiftDataSync
+import SyncTestModels
 
 /// A server and its devices, each with its own SQLite store in a folder of its own, talking
 /// through ``LoopbackTransport`` (every request and answer encoded to JSON and back).
@@ -47,11 +48,11 @@ struct LoopbackTransport: SyncTransport {
     let server: SyncServer
 
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
-        try await roundTrip(try await server.push(roundTrip(request)))
+        try roundTrip(try server.push(roundTrip(request)))
     }
 
     func pull(_ request: SyncPullRequest) async throws -> SyncPullResponse {
-        try await roundTrip(try await server.pull(roundTrip(request)))
+        try roundTrip(try server.pull(roundTrip(request)))
     }
 
     private func roundTrip<T: Codable>(_ value: T) throws -> T {

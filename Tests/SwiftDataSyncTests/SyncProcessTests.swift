@@ -1,0 +1,113 @@
+import Foundation
+import OpenSwiftDataPostgres
+import SwiftData
+import SwiftDataSync
+import SyncTestModels
+import Testing
+import TestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Three device processes, each with its own SQLite store, and a server process on PostgreSQL
+/// behind Hummingbird, syncing over HTTP: random edits made online and offline, a change made
+/// by other server code on the same database; after everyone syncs, every device holds what
+/// the server holds, model by model and value by value.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
+struct SyncProcessTests {
+    @Test func threeDeviceProcessesAndAServerProcessConverge() async throws {
+        let world = try SyncProcesses()
+        defer { world.stop() }
+        let devices = ["phone", "tablet", "laptop"]
+        let edits = try await onAThreadOfItsOwn {
+            let running = try devices.enumerated().map { index, name in try world.start(device: name, ["edit", "\(index + 11)", "15"]) }
+            return running.map { world.finish($0) }
+        }
+        for (name, edit) in zip(devices, edits) { #expect(edit.status == 0, "\(name): \(edit.output)") }
+
+        // Server code in another process changes the same models: a new journey, and a rename.
+        let server = try ModelContainer(
+            for: Schema(SyncTestModels.all),
+            configurations: [PostgresConfiguration(url: world.postgres, databaseSchema: world.schema)])
+        let context = ModelContext(server)
+        context.insert(Journey(title: "from the server", departure: Date(timeIntervalSinceReferenceDate: 1)))
+        let renamed = try #require(try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.title)])).first)
+        renamed.title = "renamed on the server"
+        try context.save()
+
+        for _ in 0..<2 {
+            for name in devices {
+                let sync = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, ["sync"])) }
+                #expect(sync.status == 0, "\(name): \(sync.output)")
+            }
+        }
+        let onServer = try await world.serverSnapshot()
+        #expect(onServer.values.contains { $0.values["title"] == "\"from the server\"" })
+        #expect(onServer.values.contains { $0.values["title"] == "\"renamed on the server\"" })
+        #expect(onServer.count > 10)
+        for name in devices {
+            let dump = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, ["snapshot"])) }
+            let onDevice = try JSONDecoder().decode([String: SyncedModelSnapshot].self, from: Data(dump.output.utf8))
+            #expect(onDevice == onServer, "\(name) differs from the server: \(SyncConvergenceTests.difference(onDevice, onServer))")
+        }
+    }
+}
+
+/// A sync server process on a schema of its own in the tests' PostgreSQL, and the device
+/// processes that talk to it, each with its store in one folder.
+final class SyncProcesses: @unchecked Sendable {
+    let postgres: URL
+    let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+    let folder: URL
+    let server: Process
+    let serverURL: URL
+    private static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+    init() throws {
+        postgres = try #require(PostgresTestServer.url)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-processes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        server = Process()
+        server.executableURL = Self.products.appendingPathComponent("SyncServerProcess")
+        server.arguments = [postgres.absoluteString, schema, "0"]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        // The first line says where it listens.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let port = try #require(text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst(10)) : nil }, "the server said \(text)")
+        serverURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    func start(device name: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.products.appendingPathComponent("SyncDeviceProcess")
+        process.arguments = [serverURL.absoluteString, folder.path, name] + arguments
+        process.standardOutput = Pipe()
+        try process.run()
+        return process
+    }
+
+    func finish(_ process: Process) -> (status: Int32, output: String) {
+        let output = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    func serverSnapshot() async throws -> [String: SyncedModelSnapshot] {
+        let (data, _) = try await URLSession.shared.data(from: serverURL.appendingPathComponent("snapshot"))
+        return try JSONDecoder().decode([String: SyncedModelSnapshot].self, from: data)
+    }
+
+    func stop() {
+        server.terminate()
+        server.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import SwiftData
+import SwiftDataSync
+import SyncTestModels
+import TestSupport
+
+// A device of the sync tests: its own SQLite store in <folder>/<name>.store, syncing with the
+// server at <server URL> over HTTP. Usage: SyncDeviceProcess <server URL> <folder> <name> <mode>:
+//   edit <seed> <rounds>  rounds of random edits, each followed by a sync half the time
+//   sync                  syncs once
+//   snapshot              prints the store's snapshot as JSON (no sync)
+// Exits 0, or 3 saying "failed <why>".
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 5, let server = URL(string: arguments[1]) else {
+    print("usage: SyncDeviceProcess <server URL> <folder> <name> edit <seed> <rounds> | sync | snapshot")
+    exit(2)
+}
+let folder = URL(fileURLWithPath: arguments[2])
+let name = arguments[3]
+do {
+    let container = try ModelContainer(
+        for: Schema(SyncTestModels.all), configurations: ModelConfiguration(url: folder.appendingPathComponent("\(name).store")))
+    let engine = try SyncEngine(
+        container: container, models: SyncTestModels.all, ledgerURL: folder.appendingPathComponent("\(name)-sync.store"),
+        transport: SyncHTTPTransport(baseURL: server.appendingPathComponent("sync")), node: name)
+    switch arguments[4] {
+    case "edit":
+        var random = SplitMix(seed: UInt64(arguments[5])!)
+        for _ in 0..<Int(arguments[6])! {
+            let context = ModelContext(container)
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                try RandomEdit.apply(in: context, using: &random)
+                if Bool.random(using: &random) { try context.save() }
+            }
+            try context.save()
+            if Bool.random(using: &random) { try await engine.sync() }
+        }
+    case "sync":
+        try await engine.sync()
+    case "snapshot":
+        let snapshot = try await engine.snapshot()
+        print(String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self))
+    default:
+        print("failed: no mode \(arguments[4])")
+        exit(2)
+    }
+} catch {
+    print("failed \(error)")
+    exit(3)
+}

@@ -1,0 +1,48 @@
+import Foundation
+import SwiftData
+
+// The models the sync tests sync (in the tests' process, the device processes and the server
+// process): attributes of several types, an optional, a one-to-many with
+// a cascade, and a many-to-many.
+@Model public final class Journey {
+    public var title: String
+    public var departure: Date
+    public var budget: Double?
+    public var isBooked: Bool
+    public var notes: Data?
+    @Relationship(deleteRule: .cascade, inverse: \Leg.journey) public var legs: [Leg] = []
+    @Relationship(inverse: \Label.journeys) public var labels: [Label] = []
+
+    public init(title: String, departure: Date, budget: Double? = nil, isBooked: Bool = false, notes: Data? = nil) {
+        self.title = title
+        self.departure = departure
+        self.budget = budget
+        self.isBooked = isBooked
+        self.notes = notes
+    }
+}
+
+@Model public final class Leg {
+    public var place: String
+    public var position: Int
+    public var journey: Journey?
+
+    public init(place: String, position: Int, journey: Journey? = nil) {
+        self.place = place
+        self.position = position
+        self.journey = journey
+    }
+}
+
+@Model public final class Label {
+    public var name: String
+    public var journeys: [Journey] = []
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+public enum SyncTestModels {
+    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self]
+}
