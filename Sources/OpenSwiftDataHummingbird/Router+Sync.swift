@@ -4,6 +4,7 @@ import NIOCore
 import NIOFoundationCompat
 import OpenSwiftData
 import OpenSwiftDataServer
+import ServiceLifecycle
 import SwiftDataSync
 
 extension RouterMethods {
@@ -41,20 +42,26 @@ extension RouterMethods {
             headers[.cacheControl] = "no-cache"
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ": connected\n\n"))
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    let (beats, beat) = AsyncStream<String>.makeStream()
-                    group.addTask {
-                        for await _ in changes { beat.yield("event: change\ndata: {}\n\n") }
-                        beat.finish()
-                    }
-                    group.addTask {
-                        while !Task.isCancelled {
-                            try await Task.sleep(for: heartbeat)
-                            beat.yield(": heartbeat\n\n")
+                let (beats, beat) = AsyncStream<String>.makeStream()
+                // The stream never ends by itself: a server shutting down ends it, and devices
+                // connect again to the next one.
+                try await withGracefulShutdownHandler {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await _ in changes { beat.yield("event: change\ndata: {}\n\n") }
+                            beat.finish()
                         }
+                        group.addTask {
+                            while !Task.isCancelled {
+                                try await Task.sleep(for: heartbeat)
+                                beat.yield(": heartbeat\n\n")
+                            }
+                        }
+                        for await text in beats { try await writer.write(ByteBuffer(string: text)) }
+                        group.cancelAll()
                     }
-                    for await text in beats { try await writer.write(ByteBuffer(string: text)) }
-                    group.cancelAll()
+                } onGracefulShutdown: {
+                    beat.finish()
                 }
                 try await writer.finish(nil)
             })

@@ -51,6 +51,38 @@ struct SyncProcessTests {
             #expect(onDevice == onServer, "\(name) differs from the server: \(SyncConvergenceTests.difference(onDevice, onServer))")
         }
     }
+
+    /// Engines left running sync on their own: a save on one device reaches the other through
+    /// the server's change signal, with no call to `sync()` and no timer (its interval is an hour).
+    @Test func aSaveOnOneDeviceAppearsOnAnotherWithoutAskingToSync() async throws {
+        let world = try SyncProcesses()
+        defer { world.stop() }
+        let transport = SyncHTTPTransport(baseURL: world.serverURL.appendingPathComponent("sync"))
+        func device(_ name: String) throws -> (ModelContainer, SyncEngine) {
+            let container = try ModelContainer(
+                for: Schema(SyncTestModels.all), configurations: ModelConfiguration(url: world.folder.appendingPathComponent("\(name).store")))
+            let engine = try SyncEngine(
+                container: container, models: SyncTestModels.all, ledgerURL: world.folder.appendingPathComponent("\(name)-sync.store"),
+                transport: transport, node: name)
+            return (container, engine)
+        }
+        let (phone, phoneEngine) = try device("phone")
+        let (watch, watchEngine) = try device("watch")
+        let running = [Task { await phoneEngine.run(every: .seconds(3600)) }, Task { await watchEngine.run(every: .seconds(3600)) }]
+        defer { for task in running { task.cancel() } }
+        // Both engines have made their first sync and hold the server's signal.
+        try await Task.sleep(for: .seconds(1))
+
+        for title in ["first", "second"] {
+            let context = ModelContext(phone)
+            context.insert(Journey(title: title, departure: .now))
+            try context.save()
+            let arrived = await eventually(timeout: .seconds(60)) {
+                (try? ModelContext(watch).fetchCount(FetchDescriptor<Journey>(predicate: #Predicate { $0.title == title }))) == 1
+            }
+            #expect(arrived, "\(title) never reached the other device")
+        }
+    }
 }
 
 /// A sync server process on a schema of its own in the tests' PostgreSQL, and the device

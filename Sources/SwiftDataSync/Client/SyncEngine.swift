@@ -11,7 +11,8 @@ import SwiftData
 /// in the server's changes, in one save of the app's store per batch.
 public actor SyncEngine {
     private let replica: SyncReplica
-    private let transport: any SyncTransport
+    let transport: any SyncTransport
+    let container: ModelContainer
     /// Changes per push; models per pull.
     public let batchSize: Int
 
@@ -34,6 +35,7 @@ public actor SyncEngine {
         try replica.ledger.save()
         self.node = replica.node
         self.transport = transport
+        self.container = container
         self.batchSize = batchSize
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The sync's requests as JSON over HTTP: `POST <base>/push` and `POST <base>/pull`, the
-/// routes the server integrations serve.
+/// The sync's requests as JSON over HTTP: `POST <base>/push` and `POST <base>/pull`, and the
+/// server-sent events of `GET <base>/events`: the routes the server integrations serve.
 public struct SyncHTTPTransport: SyncTransport {
     /// The address the routes hang under, such as `https://example.com/sync`.
     public let baseURL: URL
@@ -24,6 +24,13 @@ public struct SyncHTTPTransport: SyncTransport {
 
     public func pull(_ request: SyncPullRequest) async throws -> SyncPullResponse {
         try await post(request, to: "pull")
+    }
+
+    public func changes() -> AsyncThrowingStream<Void, any Error> {
+        var request = URLRequest(url: baseURL.appendingPathComponent("events"))
+        request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return ServerSentEvents.changes(of: request)
     }
 
     private func post<Request: Encodable, Response: Decodable>(_ body: Request, to route: String) async throws -> Response {

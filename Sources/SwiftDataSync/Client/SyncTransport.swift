@@ -8,4 +8,14 @@ import Foundation
 public protocol SyncTransport: Sendable {
     func push(_ request: SyncPushRequest) async throws -> SyncPushResponse
     func pull(_ request: SyncPullRequest) async throws -> SyncPullResponse
+    /// A signal each time the server's models change, for as long as the connection lasts; it
+    /// ends, with an error, when the connection does. ``SyncEngine/run(every:)`` syncs on each.
+    func changes() -> AsyncThrowingStream<Void, any Error>
+}
+
+extension SyncTransport {
+    /// No signals: a transport without them is synced on local saves and on a timer.
+    public func changes() -> AsyncThrowingStream<Void, any Error> {
+        AsyncThrowingStream { $0.finish() }
+    }
 }
