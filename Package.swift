@@ -223,6 +223,7 @@ let package = Package(
             name: "OpenSwiftDataServerTests",
             dependencies: [
                 "OpenSwiftData", "OpenSwiftDataPostgres", "OpenSwiftDataServer", "OpenSwiftDataHummingbird", "OpenSwiftDataVapor", "TestSupport",
+                "SwiftDataSync", "SyncTestModels",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "VaporTesting", package: "vapor"),
             ]

@@ -28,12 +28,12 @@ extension RouterMethods {
     public func addSyncRoutes(_ server: SyncServer, feed: ModelChangeFeed, heartbeat: Duration = .seconds(20)) -> Self {
         let container = feed.container
         post("push") { request, _ in
-            let push = try await Self.decoded(SyncPushRequest.self, from: request)
-            return try Self.json(try await container.perform { _ in try server.push(push) })
+            let push = try await SyncRouteMessages.decoded(SyncPushRequest.self, from: request)
+            return try SyncRouteMessages.json(try await container.perform { _ in try server.push(push) })
         }
         post("pull") { request, _ in
-            let pull = try await Self.decoded(SyncPullRequest.self, from: request)
-            return try Self.json(try await container.perform { _ in try server.pull(pull) })
+            let pull = try await SyncRouteMessages.decoded(SyncPullRequest.self, from: request)
+            return try SyncRouteMessages.json(try await container.perform { _ in try server.pull(pull) })
         }
         get("events") { _, _ in
             let changes = feed.changes()
@@ -68,8 +68,11 @@ extension RouterMethods {
         }
         return self
     }
+}
 
-    private static func decoded<Message: Decodable>(_ type: Message.Type, from request: Request) async throws -> Message {
+/// The sync routes' JSON bodies.
+private enum SyncRouteMessages {
+    static func decoded<Message: Decodable>(_ type: Message.Type, from request: Request) async throws -> Message {
         var request = request
         let body = try await request.collectBody(upTo: 64 << 20)
         do {
@@ -79,7 +82,7 @@ extension RouterMethods {
         }
     }
 
-    private static func json<Message: Encodable>(_ message: Message) throws -> Response {
+    static func json<Message: Encodable>(_ message: Message) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(message))))
