@@ -62,6 +62,12 @@ final class RawStatement: StoredRowReading {
         sqlite3_last_insert_rowid(db.sqliteConnection)
     }
 
+    /// The rows the last statement of the connection inserted, updated or deleted (not counting
+    /// triggers'): 0 after an `INSERT … ON CONFLICT DO NOTHING` that met a conflict.
+    var changedRowCount: Int32 {
+        sqlite3_changes(db.sqliteConnection)
+    }
+
     /// Runs a query with these values and calls `body` for each row, which reads its columns
     /// with ``value(at:)``.
     func forEachRow(_ values: [DatabaseValue], _ body: (RawStatement) throws -> Void) throws {

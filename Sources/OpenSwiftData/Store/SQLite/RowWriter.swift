@@ -130,15 +130,13 @@ struct RowWriter {
         var rowID: Int64
         var merged = false
         if let upsert = try upsertStatement(of: table) {
-            // An insert that met the row holding its unique values inserted nothing and left
-            // the connection's last inserted key as it was. (`RETURNING` would say which row it
-            // wrote, but costs SQLite more than the insert itself.) Keys are counted per table
-            // and the last inserted key per connection, so a new row can also get the key
-            // another table's row just got: the lookup by unique values finds the row either way.
-            let keyBefore = upsert.lastInsertedRowID
+            // An insert that met the row holding its unique values changed no row. (`RETURNING`
+            // would say which row it wrote, but costs SQLite more than the insert itself.) The
+            // last inserted key cannot say it: keys are counted per table, so a new row can get
+            // the key another table's row just got, and is then no upsert.
             try upsert.execute(bindRow)
             rowID = upsert.lastInsertedRowID
-            if rowID == keyBefore {
+            if upsert.changedRowCount == 0 {
                 guard let stored = try existingRow(matching: state, table, keys: keys) else {
                     throw SwiftDataError.modelValidationFailure.explaining(
                         "\(table.entity.name) was upserted but no row holds its unique values; nothing was saved")
