@@ -140,6 +140,41 @@ import SyncTestModels
         }
     }
 
+    @Test func twoDevicesMakingTheSameUniqueModelEndWithOneHoldingTheLaterValues() async throws {
+        let world = try SyncTestWorld()
+        let phone = try world.device("phone"), laptop = try world.device("laptop")
+        let phoneContext = phone.context
+        phoneContext.insert(Country(code: "PT", name: "Portugal"))
+        try phoneContext.save()
+        try await Task.sleep(for: .milliseconds(5))
+        let laptopContext = laptop.context
+        let country = Country(code: "PT", name: "Portuguese Republic")
+        country.population = 10_300_000
+        laptopContext.insert(country)
+        try laptopContext.save()
+
+        try await phone.engine.sync()
+        try await laptop.engine.sync()
+        try await phone.engine.sync()
+        for container in [phone.container, laptop.container, world.serverContainer] {
+            let context = ModelContext(container)
+            let countries = try context.fetch(FetchDescriptor<Country>())
+            #expect(countries.map(\.code) == ["PT"])
+            #expect(countries.first?.name == "Portuguese Republic")
+            #expect(countries.first?.population == 10_300_000)
+        }
+        let onServer = try world.server.snapshot()
+        #expect(try await phone.engine.snapshot() == onServer)
+        #expect(try await laptop.engine.snapshot() == onServer)
+        // Edits after the merge go to the one model.
+        let kept = try #require(try phoneContext.fetch(FetchDescriptor<Country>()).first)
+        kept.name = "Portugal, again"
+        try phoneContext.save()
+        try await phone.engine.sync()
+        try await laptop.engine.sync()
+        #expect(try ModelContext(laptop.container).fetch(FetchDescriptor<Country>()).map(\.name) == ["Portugal, again"])
+    }
+
     @Test func aChangeServerCodeSavesReachesTheDevices() async throws {
         let world = try SyncTestWorld()
         let phone = try world.device("phone")

@@ -3,7 +3,7 @@ import SwiftData
 
 // The models the sync tests sync (in the tests' process, the device processes and the server
 // process): attributes of several types, an optional, a one-to-many with
-// a cascade, and a many-to-many.
+// a cascade, a many-to-many, and a unique attribute.
 @Model public final class Journey {
     public var title: String
     public var departure: Date
@@ -43,6 +43,18 @@ import SwiftData
     }
 }
 
+/// A model with a unique attribute: two devices making the same country make one model.
+@Model public final class Country {
+    @Attribute(.unique) public var code: String
+    public var name: String
+    public var population: Int = 0
+
+    public init(code: String, name: String) {
+        self.code = code
+        self.name = name
+    }
+}
+
 public enum SyncTestModels {
-    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self]
+    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self, Country.self]
 }

@@ -31,7 +31,7 @@ public actor SyncEngine {
         node: String? = nil, batchSize: Int = 500
     ) throws {
         let ledger = try ModelContainer(for: Schema(SyncLedger.models), configurations: ModelConfiguration(url: ledgerURL))
-        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node)
+        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: false)
         try replica.ledger.save()
         self.node = replica.node
         self.transport = transport

@@ -46,10 +46,24 @@ final class SyncLedger {
         return found
     }
 
+    /// The record whose model has the local identifier, as this context has it (a record
+    /// whose identifier changed here since the last save is looked at as changed).
     func record(localID: String) throws -> SyncRecord? {
-        var descriptor = FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.localID == localID })
-        descriptor.fetchLimit = 1
-        return try context.fetch(descriptor).first
+        try context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.localID == localID })).first { $0.localID == localID }
+    }
+
+    /// The records whose models had the local identifier, alive or deleted: what a change in
+    /// the store's history may be about.
+    func records(everHaving localID: String) throws -> [SyncRecord] {
+        try context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.localID == localID || $0.formerLocalID == localID }))
+            .filter { $0.localID == localID || $0.formerLocalID == localID }
+    }
+
+    /// Notes that the record's model is deleted here: its local identifier is a former one.
+    func release(_ record: SyncRecord) {
+        guard let localID = record.localID else { return }
+        record.formerLocalID = localID
+        record.localID = nil
     }
 
     func state(of record: SyncRecord) throws -> SyncedModelState<String> {

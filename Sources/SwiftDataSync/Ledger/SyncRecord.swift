@@ -7,13 +7,17 @@ import SwiftData
 /// Kept in the sync's own store beside the app's, never in the app's tables. A record outlives
 /// its model: a deleted model's record keeps the deletion, so it is never brought back.
 @Model final class SyncRecord {
-    #Index<SyncRecord>([\.localID])
+    #Index<SyncRecord>([\.localID], [\.formerLocalID])
 
     /// The identifier every node knows the model by.
     @Attribute(.unique) var globalID: String
     var entity: String
-    /// The local model's `PersistentIdentifier`, as JSON; `nil` until the model is saved here.
+    /// The local model's `PersistentIdentifier`, as JSON; `nil` until the model is saved here,
+    /// and once it is deleted (a store may give its row to a new model).
     var localID: String?
+    /// The local identifier the model had before it was deleted: what the store's history
+    /// calls it.
+    var formerLocalID: String?
     /// The model's ``SyncedModelState``, as JSON.
     var state: Data
 
@@ -21,6 +25,7 @@ import SwiftData
         self.globalID = globalID
         self.entity = entity
         self.localID = localID
+        self.formerLocalID = nil
         self.state = state
     }
 }

@@ -11,6 +11,9 @@ import Foundation
 ///   different members both keep theirs, and a removal wins only over the additions it saw.
 /// - A deletion wins over every edit, concurrent or later: once deleted, a model stays deleted
 ///   on every node (a model made again is a new model).
+/// - Two models made on two nodes with the same unique values are one model: the server merges
+///   the later into the earlier (``mergedInto``), property by property, and every node keeps
+///   the earlier one.
 public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
     /// A value and the timestamp of the change that set it: a property's value, or whether a
     /// link is there.
@@ -33,6 +36,10 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
     public private(set) var links: [String: [String: Stamped<Bool>]] = [:]
     /// When the model was deleted; `nil` while it is not.
     public private(set) var deletion: SyncTimestamp?
+    /// The global identifier of the model this one was merged into (it was made with the same
+    /// unique values), which a node holding this model's row keeps it as; the model itself is
+    /// deleted.
+    public private(set) var mergedInto: String?
 
     public init(entity: String) {
         self.entity = entity
@@ -70,6 +77,22 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         deletion = min(deletion ?? timestamp, timestamp)
     }
 
+    /// Marks the model merged into the model `survivor` (and so deleted); of two marks, every
+    /// node keeps the same one.
+    public mutating func markMerged(into survivor: String, at timestamp: SyncTimestamp) {
+        mergedInto = min(mergedInto ?? survivor, survivor)
+        delete(at: timestamp)
+    }
+
+    /// This state's properties and links, as another model's: what a merged model brings to
+    /// the one it was merged into.
+    public func contents(as entity: String) -> SyncedModelState {
+        var contents = SyncedModelState(entity: entity)
+        contents.properties = properties
+        contents.links = links
+        return contents
+    }
+
     /// Takes in everything `other` knows of the same model.
     public mutating func merge(_ other: SyncedModelState) {
         precondition(other.entity == entity, "merging a \(other.entity) into a \(entity): states of one model only")
@@ -78,6 +101,7 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
             for (member, change) in members { link(relationship, to: member, isAdded: change.value, at: change.timestamp) }
         }
         if let deletion = other.deletion { delete(at: deletion) }
+        if let survivor = other.mergedInto { mergedInto = min(mergedInto ?? survivor, survivor) }
     }
 
     /// This state with everything `other` knows merged in.

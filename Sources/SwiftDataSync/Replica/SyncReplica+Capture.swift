@@ -106,6 +106,8 @@ private final class Capture {
                 var partial = SyncedModelState<String>(entity: entity.name)
                 partial.delete(at: timestamp)
                 try take(partial, into: record)
+                replica.ledger.release(record)
+                recordsByLocalID[try replica.localID(of: identifier)] = nil
             }
         }
     }

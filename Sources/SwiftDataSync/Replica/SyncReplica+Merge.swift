@@ -31,14 +31,62 @@ extension SyncReplica {
             merged[model.id] = state
             if state != known { record.state = try ledger.encoded(state) }
         }
-        try write(changed.map { SyncModel(id: $0, state: merged[$0]!) }, records: records)
+        if !isAuthority { try keepRowsOfMergedModels(changed.map { id in (records[id]!, merged[id]!) }) }
+        let collisions = try write(changed.map { SyncModel(id: $0, state: merged[$0]!) }, records: records)
+        var survivors: [String: SyncRecord] = [:]
+        for (model, owner) in collisions {
+            let record = records[model]!
+            if isAuthority {
+                // The model made later is the one merged away: its values join the earlier
+                // one's, property by property, and devices keep the earlier.
+                var modelState = try ledger.state(of: record)
+                let ownerState = try ledger.state(of: owner).merging(modelState.contents(as: owner.entity))
+                modelState.markMerged(into: owner.globalID, at: try now())
+                record.state = try ledger.encoded(modelState)
+                owner.state = try ledger.encoded(ownerState)
+                merged[model] = modelState
+                merged[owner.globalID] = ownerState
+                survivors[owner.globalID] = owner
+                if !changed.contains(owner.globalID) { changed.append(owner.globalID) }
+            } else {
+                // A model made here, not yet merged on the server, holds the row: the server's
+                // model takes it over, and the server merges the local one into it.
+                record.localID = owner.localID
+                owner.localID = nil
+            }
+        }
+        for id in changed where merged[id]!.isDeleted { ledger.release(records[id] ?? survivors[id]!) }
+        if !survivors.isEmpty {
+            _ = try write(survivors.keys.sorted().map { SyncModel(id: $0, state: merged[$0]!) }, records: survivors)
+        }
         return changed.map { SyncModel(id: $0, state: merged[$0]!) }
+    }
+
+    /// A model merged on the server into another with the same unique values: when this node
+    /// has the merged model's row and not the survivor's, the row becomes the survivor's.
+    private func keepRowsOfMergedModels(_ states: [(SyncRecord, SyncedModelState<String>)]) throws {
+        for (record, state) in states {
+            guard let survivorID = state.mergedInto, let localID = record.localID else { continue }
+            let survivor: SyncRecord
+            if let existing = try ledger.records(globalIDs: [survivorID])[survivorID] {
+                survivor = existing
+            } else {
+                survivor = SyncRecord(globalID: survivorID, entity: state.entity, localID: nil, state: try ledger.encoded(SyncedModelState(entity: state.entity)))
+                ledger.context.insert(survivor)
+            }
+            guard survivor.localID == nil else { continue }
+            survivor.localID = localID
+            record.localID = nil
+        }
     }
 
     /// Writes merged states into the app's models: new models first, so that links between
     /// them resolve, then every value and link, then deletions. A delete rule is applied once,
     /// where the deletion was made: the models it took arrive as deletions of their own.
-    private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws {
+    ///
+    /// Returns the new models the store merged into an existing row (same unique values), with
+    /// the record of the model that has the row.
+    private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws -> [(model: String, owner: SyncRecord)] {
         let context = ModelContext(container)
         context.autosaveEnabled = false
         context.author = Self.author
@@ -103,9 +151,18 @@ extension SyncReplica {
             Self.delete(target, from: context)
         }
         try context.save()
-        for (id, model) in created {
-            knownRecords[id]?.localID = try localID(of: model.persistentModelID)
+        var collisions: [(model: String, owner: SyncRecord)] = []
+        var assigned: [String: SyncRecord] = [:]
+        for (id, model) in created.sorted(by: { $0.key < $1.key }) {
+            let localID = try localID(of: model.persistentModelID)
+            if let owner = try assigned[localID] ?? ledger.record(localID: localID), owner.globalID != id {
+                collisions.append((id, owner))
+                continue
+            }
+            knownRecords[id]?.localID = localID
+            assigned[localID] = knownRecords[id]
         }
+        return collisions
     }
 
     private static func makeModel(of type: any PersistentModel.Type) -> any PersistentModel {

@@ -16,10 +16,14 @@ final class SyncReplica {
     let entities: [String: SyncedEntity]
     let ledger: SyncLedger
     let coder = SyncValueCoder()
+    /// Whether this node is the server, which decides what devices converge to (which of two
+    /// models with the same unique values survives).
+    let isAuthority: Bool
     private(set) var clock: HybridLogicalClock
 
-    init(container: ModelContainer, models: [any PersistentModel.Type], ledger ledgerContainer: ModelContainer, node: String?) throws {
+    init(container: ModelContainer, models: [any PersistentModel.Type], ledger ledgerContainer: ModelContainer, node: String?, isAuthority: Bool) throws {
         self.container = container
+        self.isAuthority = isAuthority
         entities = try SyncedEntity.entities(of: models)
         ledger = SyncLedger(container: ledgerContainer)
         let node = try node ?? ledger.setting(SettingKey.node) ?? UUID().uuidString.lowercased()

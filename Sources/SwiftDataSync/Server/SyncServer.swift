@@ -24,7 +24,7 @@ public final class SyncServer: @unchecked Sendable {
     ///   - ledger: A container for the sync's bookkeeping, made with ``SyncServer/ledgerSchema``.
     ///   - node: The server's name in the sync: its own changes' timestamps carry it.
     public init(container: ModelContainer, models: [any PersistentModel.Type], ledger: ModelContainer, node: String = "server") throws {
-        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node)
+        replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: true)
         try replica.ledger.save()
     }
 
@@ -86,11 +86,13 @@ public final class SyncServer: @unchecked Sendable {
         for transaction in transactions {
             guard transaction.token <= captured else { complete = true; break }
             for change in transaction.changes {
-                guard replica.entities[change.changedPersistentIdentifier.entityName] != nil,
-                      let record = try replica.ledger.record(localID: try replica.localID(of: change.changedPersistentIdentifier)),
-                      sent.insert(record.globalID).inserted
-                else { continue }
-                models.append(SyncModel(id: record.globalID, state: try replica.ledger.state(of: record)))
+                guard replica.entities[change.changedPersistentIdentifier.entityName] != nil else { continue }
+                // A store may give a deleted model's row to a new one: the change may be about
+                // either, and both are sent.
+                for record in try replica.ledger.records(everHaving: try replica.localID(of: change.changedPersistentIdentifier))
+                where sent.insert(record.globalID).inserted {
+                    models.append(SyncModel(id: record.globalID, state: try replica.ledger.state(of: record)))
+                }
             }
             next.token = transaction.token
             if models.count >= limit { complete = false; break }
