@@ -23,6 +23,9 @@ let package = Package(
         // its framework.
         .library(name: "OpenSwiftDataHummingbird", targets: ["OpenSwiftDataHummingbird"]),
         .library(name: "OpenSwiftDataVapor", targets: ["OpenSwiftDataVapor"]),
+        // The sync's client engine and server core: SwiftData's public API only, so that it also
+        // builds over Apple's SwiftData.
+        .library(name: "SwiftDataSync", targets: ["SwiftDataSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

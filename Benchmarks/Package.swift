@@ -53,5 +53,19 @@ let package = Package(
             ],
             path: "Sources/techempower"
         ),
+        // The sync benchmark of Benchmarks/sync.sh: a server, a new device, two devices syncing.
+        .executableTarget(
+            name: "sync-bench",
+            dependencies: [
+                .product(name: "OpenSwiftData", package: "OpenSwiftData"),
+                .product(name: "SwiftData", package: "OpenSwiftData"),
+                .product(name: "SwiftDataSync", package: "OpenSwiftData"),
+                .product(name: "OpenSwiftDataPostgres", package: "OpenSwiftData"),
+                .product(name: "OpenSwiftDataHummingbird", package: "OpenSwiftData"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/sync-bench"
+        ),
     ]
 )

@@ -47,6 +47,38 @@ import SyncTestModels
         #expect(onServer.allSatisfy { $0.journey?.title == "Lisbon → Porto" })
     }
 
+    /// A new device takes the server's models a batch at a time: a link to a model of a later
+    /// batch is made when that model arrives.
+    @Test func linksToModelsOfALaterBatchAreMadeWhenTheyArrive() async throws {
+        let world = try SyncTestWorld()
+        let phone = try world.device("phone")
+        let context = phone.context
+        for index in 0..<4 {
+            let journey = Journey(title: "journey \(index)", departure: .now)
+            context.insert(journey)
+            let label = Label(name: "label \(index)")
+            context.insert(label)
+            journey.labels.append(label)
+            for position in 0..<3 {
+                let leg = Leg(place: "leg \(index).\(position)", position: position)
+                context.insert(leg)
+                leg.journey = journey
+            }
+        }
+        try context.save()
+        try await phone.engine.sync()
+
+        let tablet = try world.device("tablet", batchSize: 2)
+        #expect(try await tablet.engine.sync().pulled == 20)
+        let tabletContext = tablet.context
+        let legs = try tabletContext.fetch(FetchDescriptor<Leg>())
+        #expect(legs.count == 12)
+        for leg in legs { #expect(leg.journey.map { leg.place.hasPrefix($0.title.replacingOccurrences(of: "journey", with: "leg")) } == true, "\(leg.place)") }
+        let journeys = try tabletContext.fetch(FetchDescriptor<Journey>())
+        for journey in journeys { #expect(journey.labels.map(\.name) == [journey.title.replacingOccurrences(of: "journey", with: "label")]) }
+        #expect(try await tablet.engine.snapshot() == (try world.server.snapshot()))
+    }
+
     @Test func editsOfDifferentPropertiesBothSurviveAndTheLaterEditOfOnePropertyWins() async throws {
         let world = try SyncTestWorld()
         let phone = try world.device("phone"), laptop = try world.device("laptop")

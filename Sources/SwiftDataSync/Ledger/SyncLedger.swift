@@ -46,6 +46,18 @@ final class SyncLedger {
         return found
     }
 
+    /// The records whose models have these local identifiers, by local identifier.
+    func records(localIDs: [String]) throws -> [String: SyncRecord] {
+        var found: [String: SyncRecord] = [:]
+        for start in stride(from: 0, to: localIDs.count, by: 500) {
+            let batch: [String?] = localIDs[start..<min(start + 500, localIDs.count)].map { $0 }
+            for record in try context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { batch.contains($0.localID) })) {
+                if let localID = record.localID { found[localID] = record }
+            }
+        }
+        return found
+    }
+
     /// The record whose model has the local identifier, as this context has it (a record
     /// whose identifier changed here since the last save is looked at as changed).
     func record(localID: String) throws -> SyncRecord? {

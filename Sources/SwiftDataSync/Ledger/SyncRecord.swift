@@ -7,7 +7,7 @@ import SwiftData
 /// Kept in the sync's own store beside the app's, never in the app's tables. A record outlives
 /// its model: a deleted model's record keeps the deletion, so it is never brought back.
 @Model final class SyncRecord {
-    #Index<SyncRecord>([\.localID], [\.formerLocalID])
+    #Index<SyncRecord>([\.localID], [\.formerLocalID], [\.hasUnresolvedLinks])
 
     /// The identifier every node knows the model by.
     @Attribute(.unique) var globalID: String
@@ -20,6 +20,9 @@ import SwiftData
     var formerLocalID: String?
     /// The model's ``SyncedModelState``, as JSON.
     var state: Data
+    /// Whether a link of the model names a model not made here yet: it is written again as
+    /// more models arrive.
+    var hasUnresolvedLinks = false
 
     init(globalID: String, entity: String, localID: String?, state: Data) {
         self.globalID = globalID

@@ -52,6 +52,10 @@ private final class Capture {
     let replica: SyncReplica
     let context: ModelContext
     private var recordsByLocalID: [String: SyncRecord] = [:]
+    /// Local identifiers looked up in the ledger, found or not.
+    private var lookedUp: Set<String> = []
+    /// Models read ahead of their changes, a transaction's at a time.
+    private var models: [PersistentIdentifier: any PersistentModel] = [:]
     private var partialStates: [String: SyncedModelState<String>] = [:]
     private var order: [String] = []
     /// Models a stamped model links to that had no record: taken in whole once it is stamped.
@@ -73,6 +77,7 @@ private final class Capture {
                 try context.fetch(FetchDescriptor<T>())
             }
             let models = try fetchAll(entity.modelType)
+            try lookUpRecords(of: models.map(\.persistentModelID))
             for model in models { _ = try record(for: model.persistentModelID, entity: entity) }
             for model in models { try stamp(model, entity: entity, properties: entity.properties, at: timestamp) }
         }
@@ -82,6 +87,7 @@ private final class Capture {
         // The save's own time, so that of two saves the later one wins, whichever device syncs
         // first; never before what the node has seen or made.
         let timestamp = try replica.now(physical: transaction.timestamp)
+        try readAhead(transaction.changes.map(\.changedPersistentIdentifier))
         // Models inserted together may link to each other: each has its record first.
         for case .insert(let insert) in transaction.changes {
             if let entity = replica.entities[insert.changedPersistentIdentifier.entityName] {
@@ -93,12 +99,12 @@ private final class Capture {
             guard let entity = replica.entities[identifier.entityName] else { continue }
             switch change {
             case .insert:
-                guard let model = try replica.existingModel(identifier, of: entity, in: context) else { continue }
+                guard let model = try model(identifier, of: entity) else { continue }
                 try stamp(model, entity: entity, properties: entity.properties, at: timestamp)
             case .update(let update):
                 let changed = Set(Self.keyPaths(of: update))
                 let properties = entity.properties.filter { changed.contains($0.keyPath) }
-                guard !properties.isEmpty, let model = try replica.existingModel(identifier, of: entity, in: context) else { continue }
+                guard !properties.isEmpty, let model = try model(identifier, of: entity) else { continue }
                 let isNew = try existingRecord(for: identifier) == nil
                 try stamp(model, entity: entity, properties: isNew ? entity.properties : properties, at: timestamp)
             case .delete:
@@ -110,6 +116,37 @@ private final class Capture {
                 recordsByLocalID[try replica.localID(of: identifier)] = nil
             }
         }
+    }
+
+    /// Reads the models of a transaction's changes, and their records, a few queries for all.
+    private func readAhead(_ identifiers: [PersistentIdentifier]) throws {
+        models = [:]
+        try lookUpRecords(of: identifiers)
+        for (entityName, ids) in Dictionary(grouping: identifiers, by: \.entityName) {
+            guard let entity = replica.entities[entityName], ids.count > 1 else { continue }
+            func fetch<T: PersistentModel>(_ type: T.Type, _ batch: [PersistentIdentifier]) throws -> [any PersistentModel] {
+                try context.fetch(FetchDescriptor<T>(predicate: #Predicate { batch.contains($0.persistentModelID) }))
+            }
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                for model in try fetch(entity.modelType, Array(ids[start..<min(start + 500, ids.count)])) {
+                    models[model.persistentModelID] = model
+                }
+            }
+        }
+    }
+
+    /// The saved model with the identifier, if it is still in the store.
+    private func model(_ identifier: PersistentIdentifier, of entity: SyncedEntity) throws -> (any PersistentModel)? {
+        if let model = models[identifier] { return model }
+        return try replica.existingModel(identifier, of: entity, in: context)
+    }
+
+    private func lookUpRecords(of identifiers: [PersistentIdentifier]) throws {
+        let localIDs = try identifiers.map(replica.localID(of:)).filter { !lookedUp.contains($0) }
+        for (localID, record) in try replica.ledger.records(localIDs: localIDs) where recordsByLocalID[localID] == nil {
+            recordsByLocalID[localID] = record
+        }
+        lookedUp.formUnion(localIDs)
     }
 
     private static func keyPaths<U: HistoryUpdate>(of update: U) -> [AnyKeyPath] {
@@ -175,7 +212,8 @@ private final class Capture {
 
     private func existingRecord(for identifier: PersistentIdentifier) throws -> SyncRecord? {
         let localID = try replica.localID(of: identifier)
-        if let record = recordsByLocalID[localID] { return record }
+        if let record = recordsByLocalID[localID] { return record.localID == localID ? record : nil }
+        if lookedUp.contains(localID) { return nil }
         return try replica.ledger.record(localID: localID)
     }
 }

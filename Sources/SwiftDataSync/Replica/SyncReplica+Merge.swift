@@ -32,9 +32,9 @@ extension SyncReplica {
             if state != known { record.state = try ledger.encoded(state) }
         }
         if !isAuthority { try keepRowsOfMergedModels(changed.map { id in (records[id]!, merged[id]!) }) }
-        let collisions = try write(changed.map { SyncModel(id: $0, state: merged[$0]!) }, records: records)
+        let written = try write(changed.map { SyncModel(id: $0, state: merged[$0]!) }, records: records)
         var survivors: [String: SyncRecord] = [:]
-        for (model, owner) in collisions {
+        for (model, owner) in written.collisions {
             let record = records[model]!
             if isAuthority {
                 // The model made later is the one merged away: its values join the earlier
@@ -59,7 +59,20 @@ extension SyncReplica {
         if !survivors.isEmpty {
             _ = try write(survivors.keys.sorted().map { SyncModel(id: $0, state: merged[$0]!) }, records: survivors)
         }
+        for id in changed { records[id]?.hasUnresolvedLinks = written.unresolved.contains(id) }
+        try relink(excluding: Set(changed))
         return changed.map { SyncModel(id: $0, state: merged[$0]!) }
+    }
+
+    /// Writes again the models whose links named models not made here yet, now that more have
+    /// arrived; those still waiting stay marked.
+    private func relink(excluding written: Set<String>) throws {
+        let waiting = try ledger.context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.hasUnresolvedLinks }))
+            .filter { $0.hasUnresolvedLinks && !written.contains($0.globalID) && $0.localID != nil }
+        guard !waiting.isEmpty else { return }
+        let states = try waiting.map { SyncModel(id: $0.globalID, state: try ledger.state(of: $0)) }
+        let result = try write(states, records: Dictionary(uniqueKeysWithValues: waiting.map { ($0.globalID, $0) }))
+        for record in waiting { record.hasUnresolvedLinks = result.unresolved.contains(record.globalID) }
     }
 
     /// A model merged on the server into another with the same unique values: when this node
@@ -86,7 +99,7 @@ extension SyncReplica {
     ///
     /// Returns the new models the store merged into an existing row (same unique values), with
     /// the record of the model that has the row.
-    private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws -> [(model: String, owner: SyncRecord)] {
+    private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws -> Written {
         let context = ModelContext(container)
         context.autosaveEnabled = false
         context.author = Self.author
@@ -95,11 +108,23 @@ extension SyncReplica {
         var created: [String: any PersistentModel] = [:]
         var knownRecords = records
 
+        var unknown: Set<String> = []
         func recordOf(_ globalID: String) throws -> SyncRecord? {
             if let record = knownRecords[globalID] { return record }
+            if unknown.contains(globalID) { return nil }
             let record = try ledger.records(globalIDs: [globalID])[globalID]
+            if record == nil { unknown.insert(globalID) }
             knownRecords[globalID] = record
             return record
+        }
+        // Models whose links name a model not made here yet (it comes in a later batch).
+        var unresolved: Set<String> = []
+        func linked(_ globalID: String, from source: String) throws -> (any PersistentModel)? {
+            if let model = try model(globalID) { return model }
+            let record = try recordOf(globalID)
+            // A model deleted here is no link; one never made here yet is a link to make later.
+            if record?.localID == nil && record?.formerLocalID == nil { unresolved.insert(source) }
+            return nil
         }
         func model(_ globalID: String) throws -> (any PersistentModel)? {
             if let model = resolved[globalID] { return model }
@@ -137,11 +162,11 @@ extension SyncReplica {
             for property in entity.registers {
                 guard let text = state.state.value(of: property.name) else { continue }
                 let current = isNew ? nil : try entity.registerText(of: property, in: target, coder: coder, globalID: globalID)
-                try entity.write(property, text: text, to: target, modelID: state.id, coder: coder, currentText: current) { try model($0) }
+                try entity.write(property, text: text, to: target, modelID: state.id, coder: coder, currentText: current) { try linked($0, from: state.id) }
             }
             for property in entity.memberships {
                 var members: [String: any PersistentModel] = [:]
-                for member in state.state.members(of: property.name) { members[member] = try model(member) }
+                for member in state.state.members(of: property.name) { members[member] = try linked(member, from: state.id) }
                 try entity.writeMembers(property, members, to: target, isNew: isNew, globalID: globalID)
             }
         }
@@ -153,16 +178,26 @@ extension SyncReplica {
         try context.save()
         var collisions: [(model: String, owner: SyncRecord)] = []
         var assigned: [String: SyncRecord] = [:]
-        for (id, model) in created.sorted(by: { $0.key < $1.key }) {
-            let localID = try localID(of: model.persistentModelID)
-            if let owner = try assigned[localID] ?? ledger.record(localID: localID), owner.globalID != id {
+        let createdLocalIDs = try created.mapValues { try localID(of: $0.persistentModelID) }
+        let holders = try ledger.records(localIDs: Array(createdLocalIDs.values))
+        for (id, localID) in createdLocalIDs.sorted(by: { $0.key < $1.key }) {
+            let holder = assigned[localID] ?? holders[localID].flatMap { $0.localID == localID ? $0 : nil }
+            if let owner = holder, owner.globalID != id {
                 collisions.append((id, owner))
                 continue
             }
             knownRecords[id]?.localID = localID
             assigned[localID] = knownRecords[id]
         }
-        return collisions
+        return Written(collisions: collisions, unresolved: unresolved)
+    }
+
+    /// What a write left to do: new models the store merged into an existing row (same unique
+    /// values), with the record of the model that has the row; and the models whose links name
+    /// models not made here yet.
+    private struct Written {
+        var collisions: [(model: String, owner: SyncRecord)]
+        var unresolved: Set<String>
     }
 
     private static func makeModel(of type: any PersistentModel.Type) -> any PersistentModel {

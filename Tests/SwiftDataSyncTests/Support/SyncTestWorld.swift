@@ -23,19 +23,19 @@ final class SyncTestWorld: @unchecked Sendable {
     }
 
     /// A device with its own store, named `name`.
-    func device(_ name: String, transport: (any SyncTransport)? = nil) throws -> Device {
-        try Device(name: name, folder: folder, transport: transport ?? LoopbackTransport(server: server))
+    func device(_ name: String, transport: (any SyncTransport)? = nil, batchSize: Int = 500) throws -> Device {
+        try Device(name: name, folder: folder, transport: transport ?? LoopbackTransport(server: server), batchSize: batchSize)
     }
 
     struct Device {
         let container: ModelContainer
         let engine: SyncEngine
 
-        init(name: String, folder: URL, transport: any SyncTransport) throws {
+        init(name: String, folder: URL, transport: any SyncTransport, batchSize: Int) throws {
             container = try ModelContainer(for: Schema(SyncTestModels.all), configurations: ModelConfiguration(url: folder.appendingPathComponent("\(name).store")))
             engine = try SyncEngine(
                 container: container, models: SyncTestModels.all, ledgerURL: folder.appendingPathComponent("\(name)-sync.store"),
-                transport: transport, node: name)
+                transport: transport, node: name, batchSize: batchSize)
         }
 
         /// A new context on the device's store.
