@@ -38,5 +38,5 @@ for _ in $(seq 1 3000); do
 done
 grep -v '^listening ' "$dir/serve.log"
 server="http://127.0.0.1:$(sed -n 's/^listening //p' "$dir/serve.log")"
-perf record -g -o /tmp/device.perf -F 499 "$bench" --role initial --server "$server"
+"$bench" --role initial --server "$server"
 "$bench" --role measure --server "$server" --saves "$saves"

@@ -124,14 +124,7 @@ private final class Capture {
         try lookUpRecords(of: identifiers)
         for (entityName, ids) in Dictionary(grouping: identifiers, by: \.entityName) {
             guard let entity = replica.entities[entityName], ids.count > 1 else { continue }
-            func fetch<T: PersistentModel>(_ type: T.Type, _ batch: [PersistentIdentifier]) throws -> [any PersistentModel] {
-                try context.fetch(FetchDescriptor<T>(predicate: #Predicate { batch.contains($0.persistentModelID) }))
-            }
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                for model in try fetch(entity.modelType, Array(ids[start..<min(start + 500, ids.count)])) {
-                    models[model.persistentModelID] = model
-                }
-            }
+            for model in try replica.existingModels(ids, of: entity, in: context) { models[model.persistentModelID] = model }
         }
     }
 

@@ -64,11 +64,26 @@ extension SyncReplica {
         return changed.map { SyncModel(id: $0, state: merged[$0]!) }
     }
 
-    /// Writes again the models whose links named models not made here yet, now that more have
-    /// arrived; those still waiting stay marked.
+    /// Writes again the models whose links named models not made here yet, when one of those
+    /// has arrived since; those still waiting stay marked.
     private func relink(excluding written: Set<String>) throws {
-        let waiting = try ledger.context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.hasUnresolvedLinks }))
+        let marked = try ledger.context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.hasUnresolvedLinks }))
             .filter { $0.hasUnresolvedLinks && !written.contains($0.globalID) && $0.localID != nil }
+        guard !marked.isEmpty else { return }
+        var targets: [SyncRecord: Set<String>] = [:]
+        for record in marked {
+            let state = try ledger.state(of: record)
+            let entity = entities[record.entity]
+            var linked: Set<String> = []
+            for property in entity?.registers ?? [] {
+                guard case .toOne = property.kind, let text = state.value(of: property.name), let target = try coder.globalID(in: text) else { continue }
+                linked.insert(target)
+            }
+            for property in entity?.memberships ?? [] { linked.formUnion(state.members(of: property.name)) }
+            targets[record] = linked
+        }
+        let arrived = try ledger.records(globalIDs: Array(Set(targets.values.joined()))).filter { $0.value.localID != nil }
+        let waiting = marked.filter { !(targets[$0] ?? []).isDisjoint(with: arrived.keys) }
         guard !waiting.isEmpty else { return }
         let states = try waiting.map { SyncModel(id: $0.globalID, state: try ledger.state(of: $0)) }
         let result = try write(states, records: Dictionary(uniqueKeysWithValues: waiting.map { ($0.globalID, $0) }))
@@ -134,6 +149,22 @@ extension SyncReplica {
             resolved[globalID] = model
             if let model { globalIDs[ObjectIdentifier(model)] = globalID }
             return model
+        }
+
+        // The models already here, a few queries for all.
+        var here: [String: [(PersistentIdentifier, String)]] = [:]
+        for state in states {
+            guard let record = knownRecords[state.id], let localID = record.localID else { continue }
+            here[record.entity, default: []].append((try identifier(from: localID), state.id))
+        }
+        for (entityName, identified) in here {
+            guard let entity = entities[entityName], identified.count > 1 else { continue }
+            let ids = Dictionary(identified, uniquingKeysWith: { first, _ in first })
+            for model in try existingModels(Array(ids.keys), of: entity, in: context) {
+                guard let id = ids[model.persistentModelID] else { continue }
+                resolved[id] = model
+                globalIDs[ObjectIdentifier(model)] = id
+            }
         }
 
         // A record with a local identifier whose model is gone was deleted here: that deletion

@@ -72,6 +72,18 @@ final class SyncReplica {
         return try fetch(entity.modelType)
     }
 
+    /// The saved models of `entity` with these identifiers that are still in the store.
+    func existingModels(_ identifiers: [PersistentIdentifier], of entity: SyncedEntity, in context: ModelContext) throws -> [any PersistentModel] {
+        func fetch<T: PersistentModel>(_ type: T.Type, _ batch: [PersistentIdentifier]) throws -> [any PersistentModel] {
+            try context.fetch(FetchDescriptor<T>(predicate: #Predicate { batch.contains($0.persistentModelID) }))
+        }
+        var models: [any PersistentModel] = []
+        for start in stride(from: 0, to: identifiers.count, by: 500) {
+            models += try fetch(entity.modelType, Array(identifiers[start..<min(start + 500, identifiers.count)]))
+        }
+        return models
+    }
+
     enum SettingKey {
         static let node = "node"
         static let clock = "clock"
