@@ -11,25 +11,12 @@ bench="$here/.build/release/sync-bench"
 seed=${SEED:-100000}
 saves=${SAVES:-200}
 
-bin=/usr/lib/postgresql/15/bin
-dir="$(mktemp -d /tmp/osd-sync-pg.XXXXXX)"
-chown postgres "$dir"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust > "$dir/initdb.log"
-as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start > /dev/null
+source "$here/cluster.sh"
 server_pid=
-cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -m immediate stop > /dev/null
-    rm -rf "$dir"
-}
-trap cleanup EXIT
+cluster_cleanup_extra() { [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true; }
 
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1 (fsync off); devices on SQLite; HTTP over loopback"
-"$bench" --role serve --database-url "postgres://postgres@127.0.0.1:$port/postgres" --seed "$seed" > "$dir/serve.log" 2>&1 &
+"$bench" --role serve --database-url "$url" --seed "$seed" > "$dir/serve.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 3000); do
     grep -q '^listening ' "$dir/serve.log" && break

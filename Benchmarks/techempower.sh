@@ -16,23 +16,9 @@ drivers=${DRIVERS:-"ours postgres-nio fluent"}
 tests=${TESTS:-"db queries updates fortunes"}
 command -v wrk > /dev/null || { apt-get update -qq && apt-get install -y -qq wrk > /dev/null; }
 
-bin=/usr/lib/postgresql/15/bin
-dir="$(mktemp -d /tmp/osd-te-pg.XXXXXX)"
-chown postgres "$dir"
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust > "$dir/initdb.log"
-as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start > /dev/null
+CLUSTER_OPTIONS="-c max_connections=200" source "$here/cluster.sh"
 server_pid=
-cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -m immediate stop > /dev/null
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-url="postgres://postgres@127.0.0.1:$port/postgres"
+cluster_cleanup_extra() { [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true; }
 
 "$server" --driver ours --database-url "$url" --seed
 "$server" --driver postgres-nio --database-url "$url" --seed

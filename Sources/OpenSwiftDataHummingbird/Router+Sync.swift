@@ -36,33 +36,15 @@ extension RouterMethods {
             return try SyncRouteMessages.json(try await container.perform { _ in try server.pull(pull) })
         }
         get("events") { _, _ in
-            let changes = feed.changes()
+            let events = feed.serverSentEvents(heartbeat: heartbeat)
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-cache"
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ": connected\n\n"))
-                let (beats, beat) = AsyncStream<String>.makeStream()
                 // The stream never ends by itself: a server shutting down ends it, and devices
                 // connect again to the next one.
-                try await withGracefulShutdownHandler {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await _ in changes { beat.yield("event: change\ndata: {}\n\n") }
-                            beat.finish()
-                        }
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try await Task.sleep(for: heartbeat)
-                                beat.yield(": heartbeat\n\n")
-                            }
-                        }
-                        for await text in beats { try await writer.write(ByteBuffer(string: text)) }
-                        group.cancelAll()
-                    }
-                } onGracefulShutdown: {
-                    beat.finish()
-                }
+                for try await text in events.cancelOnGracefulShutdown() { try await writer.write(ByteBuffer(string: text)) }
                 try await writer.finish(nil)
             })
         }

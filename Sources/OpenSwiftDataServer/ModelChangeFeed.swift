@@ -43,6 +43,29 @@ public final class ModelChangeFeed: @unchecked Sendable {
         return stream
     }
 
+    /// The text of a server-sent events stream of the commits: an `event: change` after each
+    /// (or run of them), and a comment every `heartbeat` while nothing changes, so that proxies
+    /// keep the connection. It ends when the feed closes or the reader stops.
+    public func serverSentEvents(heartbeat: Duration) -> AsyncStream<String> {
+        let changes = changes()
+        let (events, event) = AsyncStream<String>.makeStream()
+        let producers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in changes { event.yield("event: change\ndata: {}\n\n") }
+                    event.finish()
+                }
+                group.addTask {
+                    while (try? await Task.sleep(for: heartbeat)) != nil { event.yield(": heartbeat\n\n") }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        event.onTermination = { _ in producers.cancel() }
+        return events
+    }
+
     /// Stops hearing commits and ends every subscription.
     public func close() {
         let (token, ended) = lock.withLock {

@@ -32,27 +32,13 @@ extension RoutesBuilder {
             return try SyncRouteMessages.json(try await container.perform { _ in try server.pull(pull) })
         }
         get("events") { _ async throws -> Response in
-            let changes = feed.changes()
+            let events = feed.serverSentEvents(heartbeat: heartbeat)
             var headers = HTTPHeaders()
             headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
             headers.cacheControl = HTTPHeaders.CacheControl(noCache: true)
             return Response(status: .ok, headers: headers, body: .init(asyncStream: { writer in
                 try await writer.writeBuffer(ByteBuffer(string: ": connected\n\n"))
-                let (beats, beat) = AsyncStream<String>.makeStream()
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await _ in changes { beat.yield("event: change\ndata: {}\n\n") }
-                        beat.finish()
-                    }
-                    group.addTask {
-                        while !Task.isCancelled {
-                            try await Task.sleep(for: heartbeat)
-                            beat.yield(": heartbeat\n\n")
-                        }
-                    }
-                    for await text in beats { try await writer.writeBuffer(ByteBuffer(string: text)) }
-                    group.cancelAll()
-                }
+                for await text in events { try await writer.writeBuffer(ByteBuffer(string: text)) }
                 try await writer.write(.end)
             }))
         }

@@ -56,16 +56,19 @@ public actor SyncEngine {
     @discardableResult
     public func sync() async throws -> Summary {
         var summary = Summary()
+        replica.ledger.discardUnsaved()
         try queueLocalChanges()
         while true {
             let pending = try replica.ledger.pendingChanges(limit: batchSize)
             guard !pending.isEmpty else { break }
             let changes = try pending.map { SyncChange(id: $0.changeID, model: SyncModel(id: $0.globalID, state: try replica.ledger.stateData($0.state))) }
+            // The ledger's context changes at each save: what the step needs of its records is read now.
+            let changeIDs = changes.map(\.id)
             let response = try await transport.push(SyncPushRequest(node: node, changes: changes))
             try queueLocalChanges()
             try replica.merge(response.models)
             let accepted = Set(response.accepted)
-            for change in pending where accepted.contains(change.changeID) { replica.ledger.context.delete(change) }
+            try replica.ledger.deletePendingChanges(changeIDs.filter(accepted.contains))
             try replica.ledger.save()
             summary.pushed += accepted.count
             if accepted.isEmpty { break }

@@ -2,21 +2,34 @@ import Foundation
 import SwiftData
 
 /// The sync's own store, beside the app's: records of synced models, pending changes and
-/// settings. Every read and write of the bookkeeping goes through one ledger context, and a
+/// settings. Every read and write of the bookkeeping goes through the ledger's context, and a
 /// step of the sync saves it once, so the bookkeeping moves from one consistent state to the
-/// next.
+/// next. Each save (and each ``discardUnsaved()``) starts a new context: records read in one
+/// step are not used in the next, and a context never holds more than a step's records.
 final class SyncLedger {
     static let models: [any PersistentModel.Type] = [SyncRecord.self, SyncPendingChange.self, SyncSetting.self]
 
-    let context: ModelContext
+    private let container: ModelContainer
+    private(set) var context: ModelContext
     private let encoder: JSONEncoder
     private let decoder = JSONDecoder()
 
     init(container: ModelContainer) {
-        context = ModelContext(container)
-        context.autosaveEnabled = false
+        self.container = container
+        context = Self.context(of: container)
         encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+    }
+
+    private static func context(of container: ModelContainer) -> ModelContext {
+        let context = ModelContext(container)
+        context.autosaveEnabled = false
+        return context
+    }
+
+    /// Forgets what a failed step changed and did not save.
+    func discardUnsaved() {
+        context = Self.context(of: container)
     }
 
     // MARK: Settings
@@ -104,5 +117,11 @@ final class SyncLedger {
 
     func save() throws {
         if context.hasChanges { try context.save() }
+        context = Self.context(of: container)
+    }
+
+    /// Deletes the pending changes the server has.
+    func deletePendingChanges(_ changeIDs: [String]) throws {
+        try context.delete(model: SyncPendingChange.self, where: #Predicate { changeIDs.contains($0.changeID) })
     }
 }

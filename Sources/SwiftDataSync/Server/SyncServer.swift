@@ -111,6 +111,7 @@ public final class SyncServer: @unchecked Sendable {
 
     /// Saves server code made to the synced models, stamped with the server's clock.
     private func takeServerChanges() throws {
+        replica.ledger.discardUnsaved()
         _ = try replica.captureLocalChanges()
         try replica.ledger.save()
     }
