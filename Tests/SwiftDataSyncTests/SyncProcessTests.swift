@@ -9,14 +9,15 @@ import TestSupport
 import FoundationNetworking
 #endif
 
-/// Three device processes, each with its own SQLite store, and a server process on PostgreSQL
-/// behind Hummingbird, syncing over HTTP: random edits made online and offline, a change made
-/// by other server code on the same database; after everyone syncs, every device holds what
-/// the server holds, model by model and value by value.
+/// Three device processes, each with its own SQLite store, and two server processes on one
+/// PostgreSQL database behind Hummingbird (each device talks to one), syncing over HTTP: random
+/// edits made online and offline, a change made by other server code on the same database;
+/// after everyone syncs, every device holds what the server holds, model by model and value by
+/// value.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
 struct SyncProcessTests {
     @Test func threeDeviceProcessesAndAServerProcessConverge() async throws {
-        let world = try SyncProcesses()
+        let world = try SyncProcesses(servers: 2)
         defer { world.stop() }
         let devices = ["phone", "tablet", "laptop"]
         let edits = try await onAThreadOfItsOwn {
@@ -91,36 +92,47 @@ final class SyncProcesses: @unchecked Sendable {
     let postgres: URL
     let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
     let folder: URL
-    let server: Process
-    let serverURL: URL
+    let servers: [Process]
+    let serverURLs: [URL]
+    /// The first server's address.
+    var serverURL: URL { serverURLs[0] }
     private static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
-    init() throws {
+    init(servers count: Int = 1) throws {
         postgres = try #require(PostgresTestServer.url)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-processes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        server = Process()
-        server.executableURL = Self.products.appendingPathComponent("SyncServerProcess")
-        server.arguments = [postgres.absoluteString, schema, "0"]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        // The first line says where it listens.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line += chunk
+        var servers: [Process] = []
+        var urls: [URL] = []
+        for _ in 0..<count {
+            let server = Process()
+            server.executableURL = Self.products.appendingPathComponent("SyncServerProcess")
+            server.arguments = [postgres.absoluteString, schema, "0"]
+            let output = Pipe()
+            server.standardOutput = output
+            try server.run()
+            servers.append(server)
+            // The first line says where it listens.
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                line += chunk
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            let port = try #require(text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst(10)) : nil }, "the server said \(text)")
+            urls.append(URL(string: "http://127.0.0.1:\(port)")!)
         }
-        let text = String(decoding: line, as: UTF8.self)
-        let port = try #require(text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst(10)) : nil }, "the server said \(text)")
-        serverURL = URL(string: "http://127.0.0.1:\(port)")!
+        self.servers = servers
+        serverURLs = urls
     }
 
+    /// A device process talking to the server the device's name picks (devices keep to one).
     func start(device name: String, _ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("SyncDeviceProcess")
-        process.arguments = [serverURL.absoluteString, folder.path, name] + arguments
+        let server = serverURLs[name.count % serverURLs.count]
+        process.arguments = [server.absoluteString, folder.path, name] + arguments
         process.standardOutput = Pipe()
         try process.run()
         return process
@@ -138,8 +150,10 @@ final class SyncProcesses: @unchecked Sendable {
     }
 
     func stop() {
-        server.terminate()
-        server.waitUntilExit()
+        for server in servers {
+            server.terminate()
+            server.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 }

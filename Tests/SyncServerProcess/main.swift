@@ -9,7 +9,8 @@ import SyncTestModels
 
 // The sync tests' server: the test models on PostgreSQL (database schema <schema>, the sync's
 // bookkeeping in <schema>_sync) behind Hummingbird on 127.0.0.1:<port>, serving the sync at
-// /sync and, for the tests, the server's snapshot at GET /snapshot.
+// /sync and, for the tests, the server's snapshot at GET /snapshot. Several may serve one
+// schema: they take the sync's requests in turn (an advisory lock).
 // Usage: SyncServerProcess <postgres URL> <schema> <port>. Says "listening <port>" once it serves
 // (port 0: one the system picks).
 
@@ -22,7 +23,9 @@ let container = try ModelContainer(
     for: Schema(SyncTestModels.all), configurations: [PostgresConfiguration(url: url, databaseSchema: arguments[2])])
 let ledger = try ModelContainer(
     for: SyncServer.ledgerSchema, configurations: [PostgresConfiguration("sync", url: url, databaseSchema: arguments[2] + "_sync")])
-let sync = try SyncServer(container: container, models: SyncTestModels.all, ledger: ledger)
+// Every server process of the tests' fleet on the schema takes requests in turn.
+let fleet = try PostgresAdvisoryLock(url: url, name: "sync " + arguments[2])
+let sync = try SyncServer(container: container, models: SyncTestModels.all, ledger: ledger, exclusively: fleet.withLock)
 let feed = try ModelChangeFeed(container: container)
 
 let router = Router()

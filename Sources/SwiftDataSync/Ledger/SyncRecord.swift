@@ -7,7 +7,7 @@ import SwiftData
 /// Kept in the sync's own store beside the app's, never in the app's tables. A record outlives
 /// its model: a deleted model's record keeps the deletion, so it is never brought back.
 @Model final class SyncRecord {
-    #Index<SyncRecord>([\.localID], [\.formerLocalID], [\.hasUnresolvedLinks])
+    #Index<SyncRecord>([\.localID], [\.formerLocalID], [\.isWaiting])
 
     /// The identifier every node knows the model by.
     @Attribute(.unique) var globalID: String
@@ -20,9 +20,12 @@ import SwiftData
     var formerLocalID: String?
     /// The model's ``SyncedModelState``, as JSON.
     var state: Data
-    /// Whether a link of the model names a model not made here yet: it is written again as
-    /// more models arrive.
-    var hasUnresolvedLinks = false
+    /// Whether a link of the model names a model not made here yet: it is written again when
+    /// one of those (``waitingFor``) arrives.
+    var isWaiting = false
+    /// The global identifiers of the models not made here yet that the model links to,
+    /// separated by spaces.
+    var waitingFor = ""
 
     init(globalID: String, entity: String, localID: String?, state: Data) {
         self.globalID = globalID
@@ -30,5 +33,14 @@ import SwiftData
         self.localID = localID
         self.formerLocalID = nil
         self.state = state
+    }
+}
+
+extension SyncRecord {
+    /// Notes the models not made here yet that this model links to (none: it waits for nothing).
+    func wait(for targets: Set<String>) {
+        let text = targets.sorted().joined(separator: " ")
+        if isWaiting != !targets.isEmpty { isWaiting = !targets.isEmpty }
+        if waitingFor != text { waitingFor = text }
     }
 }

@@ -59,7 +59,7 @@ extension SyncReplica {
         if !survivors.isEmpty {
             _ = try write(survivors.keys.sorted().map { SyncModel(id: $0, state: merged[$0]!) }, records: survivors)
         }
-        for id in changed { records[id]?.hasUnresolvedLinks = written.unresolved.contains(id) }
+        for id in changed { records[id]?.wait(for: written.unresolved[id] ?? []) }
         try relink(excluding: Set(changed))
         return changed.map { SyncModel(id: $0, state: merged[$0]!) }
     }
@@ -67,27 +67,16 @@ extension SyncReplica {
     /// Writes again the models whose links named models not made here yet, when one of those
     /// has arrived since; those still waiting stay marked.
     private func relink(excluding written: Set<String>) throws {
-        let marked = try ledger.context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.hasUnresolvedLinks }))
-            .filter { $0.hasUnresolvedLinks && !written.contains($0.globalID) && $0.localID != nil }
+        let marked = try ledger.context.fetch(FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.isWaiting }))
+            .filter { $0.isWaiting && !written.contains($0.globalID) && $0.localID != nil }
         guard !marked.isEmpty else { return }
-        var targets: [SyncRecord: Set<String>] = [:]
-        for record in marked {
-            let state = try ledger.state(of: record)
-            let entity = entities[record.entity]
-            var linked: Set<String> = []
-            for property in entity?.registers ?? [] {
-                guard case .toOne = property.kind, let text = state.value(of: property.name), let target = try coder.globalID(in: text) else { continue }
-                linked.insert(target)
-            }
-            for property in entity?.memberships ?? [] { linked.formUnion(state.members(of: property.name)) }
-            targets[record] = linked
-        }
-        let arrived = try ledger.records(globalIDs: Array(Set(targets.values.joined()))).filter { $0.value.localID != nil }
-        let waiting = marked.filter { !(targets[$0] ?? []).isDisjoint(with: arrived.keys) }
+        let targets = marked.map { Set($0.waitingFor.split(separator: " ").map(String.init)) }
+        let arrived = try ledger.records(globalIDs: Array(Set(targets.joined()))).filter { $0.value.localID != nil }
+        let waiting = zip(marked, targets).filter { !$0.1.isDisjoint(with: arrived.keys) }.map(\.0)
         guard !waiting.isEmpty else { return }
         let states = try waiting.map { SyncModel(id: $0.globalID, state: try ledger.state(of: $0)) }
         let result = try write(states, records: Dictionary(uniqueKeysWithValues: waiting.map { ($0.globalID, $0) }))
-        for record in waiting { record.hasUnresolvedLinks = result.unresolved.contains(record.globalID) }
+        for record in waiting { record.wait(for: result.unresolved[record.globalID] ?? []) }
     }
 
     /// A model merged on the server into another with the same unique values: when this node
@@ -133,12 +122,12 @@ extension SyncReplica {
             return record
         }
         // Models whose links name a model not made here yet (it comes in a later batch).
-        var unresolved: Set<String> = []
+        var unresolved: [String: Set<String>] = [:]
         func linked(_ globalID: String, from source: String) throws -> (any PersistentModel)? {
             if let model = try model(globalID) { return model }
             let record = try recordOf(globalID)
             // A model deleted here is no link; one never made here yet is a link to make later.
-            if record?.localID == nil && record?.formerLocalID == nil { unresolved.insert(source) }
+            if record?.localID == nil && record?.formerLocalID == nil { unresolved[source, default: []].insert(globalID) }
             return nil
         }
         func model(_ globalID: String) throws -> (any PersistentModel)? {
@@ -228,7 +217,8 @@ extension SyncReplica {
     /// models not made here yet.
     private struct Written {
         var collisions: [(model: String, owner: SyncRecord)]
-        var unresolved: Set<String>
+        /// The global identifiers of the models not made here yet, by the model linking to them.
+        var unresolved: [String: Set<String>]
     }
 
     private static func makeModel(of type: any PersistentModel.Type) -> any PersistentModel {

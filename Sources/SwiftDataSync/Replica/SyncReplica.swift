@@ -28,7 +28,7 @@ final class SyncReplica {
         ledger = SyncLedger(container: ledgerContainer)
         let node = try node ?? ledger.setting(SettingKey.node) ?? UUID().uuidString.lowercased()
         try ledger.set(SettingKey.node, to: node)
-        clock = HybridLogicalClock(node: node, last: try ledger.setting(SettingKey.clock).flatMap(SyncTimestamp.init))
+        clock = HybridLogicalClock(node: node, last: try ledger.setting(SettingKey.clock(of: node)).flatMap(SyncTimestamp.init))
     }
 
     var node: String { clock.node }
@@ -37,14 +37,14 @@ final class SyncReplica {
     /// ledger at the next save.
     func now(physical: Date = Date()) throws -> SyncTimestamp {
         let reading = clock.now(physical: physical)
-        try ledger.set(SettingKey.clock, to: reading.description)
+        try ledger.set(SettingKey.clock(of: node), to: reading.description)
         return reading
     }
 
     /// Takes in a timestamp another node made, so that the node's next changes order after it.
     func receive(_ timestamp: SyncTimestamp) throws {
         clock.receive(timestamp)
-        if let last = clock.last { try ledger.set(SettingKey.clock, to: last.description) }
+        if let last = clock.last { try ledger.set(SettingKey.clock(of: node), to: last.description) }
     }
 
     /// The local identifier's text, as records keep it.
@@ -86,7 +86,8 @@ final class SyncReplica {
 
     enum SettingKey {
         static let node = "node"
-        static let clock = "clock"
+        /// Each node's clock, by node: server processes sharing a ledger each have their own.
+        static func clock(of node: String) -> String { "clock \(node)" }
         static let historyToken = "historyToken"
         static let serverCursor = "serverCursor"
         static let nextChange = "nextChange"

@@ -14,6 +14,7 @@ public final class SyncServer: @unchecked Sendable {
     // Held for the whole of each call: the replica and its contexts are one thread's at a time.
     private let lock = NSLock()
     private let replica: SyncReplica
+    private let exclusively: @Sendable (_ body: () throws -> Void) throws -> Void
 
     /// A server for `container`'s models of the classes `models`, keeping its bookkeeping in
     /// `ledger` (a container of its own, such as a PostgreSQL schema beside the app's tables).
@@ -22,10 +23,28 @@ public final class SyncServer: @unchecked Sendable {
     ///   - container: The app's container.
     ///   - models: The model classes devices sync.
     ///   - ledger: A container for the sync's bookkeeping, made with ``SyncServer/ledgerSchema``.
-    ///   - node: The server's name in the sync: its own changes' timestamps carry it.
-    public init(container: ModelContainer, models: [any PersistentModel.Type], ledger: ModelContainer, node: String = "server") throws {
+    ///   - node: The process's name in the sync: its own changes' timestamps carry it. Each
+    ///     server process of a fleet needs its own (the default is new each launch).
+    ///   - exclusively: Runs each request's work while no other server process on the same
+    ///     database runs one: a fleet's processes share the bookkeeping and take server code's
+    ///     saves in turn (`PostgresAdvisoryLock.withLock`). The default suits one process.
+    public init(
+        container: ModelContainer, models: [any PersistentModel.Type], ledger: ModelContainer,
+        node: String = "server-" + UUID().uuidString.prefix(8).lowercased(),
+        exclusively: @escaping @Sendable (_ body: () throws -> Void) throws -> Void = { try $0() }
+    ) throws {
         replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: true)
         try replica.ledger.save()
+        self.exclusively = exclusively
+    }
+
+    /// Runs `work` holding this process's lock and the fleet's.
+    private func serialized<Result>(_ work: () throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        var result: Result?
+        try exclusively { result = try work() }
+        return result!
     }
 
     /// The schema of the container the server keeps its bookkeeping in.
@@ -33,18 +52,20 @@ public final class SyncServer: @unchecked Sendable {
 
     /// Merges a device's changes into the models; answers with the models as they now are.
     public func push(_ request: SyncPushRequest) throws -> SyncPushResponse {
-        lock.lock()
-        defer { lock.unlock() }
-        try takeServerChanges()
-        let merged = try replica.merge(request.changes.map(\.model))
-        try replica.ledger.save()
-        return SyncPushResponse(accepted: request.changes.map(\.id), models: merged)
+        try serialized {
+            try takeServerChanges()
+            let merged = try replica.merge(request.changes.map(\.model))
+            try replica.ledger.save()
+            return SyncPushResponse(accepted: request.changes.map(\.id), models: merged)
+        }
     }
 
     /// The models changed after the request's cursor, at most about `limit` of them.
     public func pull(_ request: SyncPullRequest) throws -> SyncPullResponse {
-        lock.lock()
-        defer { lock.unlock() }
+        try serialized { try pullHoldingLocks(request) }
+    }
+
+    private func pullHoldingLocks(_ request: SyncPullRequest) throws -> SyncPullResponse {
         try takeServerChanges()
         let limit = max(1, min(request.limit, 5000))
         let captured = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token)
@@ -104,9 +125,7 @@ public final class SyncServer: @unchecked Sendable {
     /// synced, every node's is the same. A model saved since the last sync is under its local
     /// identifier's text.
     public func snapshot() throws -> [String: SyncedModelSnapshot] {
-        lock.lock()
-        defer { lock.unlock() }
-        return try replica.snapshot()
+        try serialized { try replica.snapshot() }
     }
 
     /// Saves server code made to the synced models, stamped with the server's clock.
