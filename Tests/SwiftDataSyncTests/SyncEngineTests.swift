@@ -252,6 +252,46 @@ import SyncTestModels
     }
 }
 
+extension SyncEngineTests {
+    /// Two calls at once (the app's, and `run()`'s after a save) make one round after another:
+    /// a change goes to the server in one push, not once per call.
+    @Test func syncsCalledAtOnceRunOneAfterTheOther() async throws {
+        let world = try SyncTestWorld()
+        let counting = PushCountingTransport(server: world.server)
+        let phone = try world.device("phone", transport: counting)
+        let context = phone.context
+        context.insert(Journey(title: "Nara", departure: .now))
+        try context.save()
+        async let first = phone.engine.sync()
+        async let second = phone.engine.sync()
+        let summaries = try await [first, second]
+        #expect(summaries.map(\.pushed).sorted() == [0, 1])
+        #expect(counting.pushesWithChanges.withLock { $0 } == 1)
+        #expect(try ModelContext(world.serverContainer).fetchCount(FetchDescriptor<Journey>()) == 1)
+    }
+}
+
+/// Counts the pushes that carry changes.
+final class PushCountingTransport: SyncTransport {
+    let server: SyncServer
+    let pushesWithChanges = Mutex(0)
+
+    init(server: SyncServer) {
+        self.server = server
+    }
+
+    func push(_ request: SyncPushRequest) async throws -> SyncPushResponse {
+        if !request.changes.isEmpty { pushesWithChanges.withLock { $0 += 1 } }
+        // Gives the other call its chance to start while this one waits for the network.
+        try await Task.sleep(for: .milliseconds(50))
+        return try await LoopbackTransport(server: server).push(request)
+    }
+
+    func pull(_ request: SyncPullRequest) async throws -> SyncPullResponse {
+        try await LoopbackTransport(server: server).pull(request)
+    }
+}
+
 struct LostAnswer: Error {}
 
 /// Delivers every request; loses the answer to the next push when told to.

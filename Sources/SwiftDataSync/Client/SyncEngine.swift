@@ -15,6 +15,8 @@ public actor SyncEngine {
     let container: ModelContainer
     /// Changes per push; models per pull.
     public let batchSize: Int
+    /// The sync in progress, which another call waits for.
+    private var running: Task<Summary, any Error>?
 
     /// An engine for `container`'s models of the classes `models`, keeping its bookkeeping in a
     /// store at `ledgerURL`.
@@ -53,8 +55,23 @@ public actor SyncEngine {
     /// Sends the local saves not yet sent, then takes in the server's changes until it has no
     /// more. A failure leaves everything to be done again by the next call: unsent changes stay
     /// queued, and the server's cursor moves only past what was saved here.
+    ///
+    /// One sync runs at a time: a call made while another runs waits for it, then syncs what is
+    /// left (the engine's work awaits the network, where an actor takes other calls).
     @discardableResult
     public func sync() async throws -> Summary {
+        while let current = running {
+            _ = try? await current.value
+            // Whichever waiter resumes first lets go of the finished round.
+            if running == current { running = nil }
+        }
+        let round = Task { try await syncOnce() }
+        running = round
+        defer { if running == round { running = nil } }
+        return try await round.value
+    }
+
+    private func syncOnce() async throws -> Summary {
         var summary = Summary()
         replica.ledger.discardUnsaved()
         try queueLocalChanges()
