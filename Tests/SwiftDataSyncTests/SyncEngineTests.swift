@@ -243,8 +243,20 @@ import SyncTestModels
         lossy.losesNextAnswer.withLock { $0 = true }
         await #expect(throws: LostAnswer.self) { try await phone.engine.sync() }
         #expect(try await phone.engine.pendingChangeCount() == 4)
+        // What a UI shows: the error, the changes waiting, no sync yet.
+        await MainActor.run {
+            #expect(phone.engine.status.lastError?.contains("LostAnswer") == true)
+            #expect(phone.engine.status.pendingChanges == 4)
+            #expect(phone.engine.status.lastSync == nil)
+            #expect(!phone.engine.status.isSyncing)
+        }
         try await phone.engine.sync()
         #expect(try await phone.engine.pendingChangeCount() == 0)
+        await MainActor.run {
+            #expect(phone.engine.status.lastError == nil)
+            #expect(phone.engine.status.pendingChanges == 0)
+            #expect(phone.engine.status.lastSync != nil)
+        }
         let server = ModelContext(world.serverContainer)
         #expect(try server.fetchCount(FetchDescriptor<Journey>()) == 1)
         #expect(try server.fetchCount(FetchDescriptor<Leg>()) == 3)

@@ -17,6 +17,8 @@ public actor SyncEngine {
     public let batchSize: Int
     /// The sync in progress, which another call waits for.
     private var running: Task<Summary, any Error>?
+    /// Where the sync stands, for the app's UI.
+    public nonisolated let status = SyncStatus()
 
     /// An engine for `container`'s models of the classes `models`, keeping its bookkeeping in a
     /// store at `ledgerURL`.
@@ -68,7 +70,20 @@ public actor SyncEngine {
         let round = Task { try await syncOnce() }
         running = round
         defer { if running == round { running = nil } }
-        return try await round.value
+        let status = self.status
+        await MainActor.run { status.started() }
+        do {
+            let summary = try await round.value
+            let pending = (try? replica.ledger.pendingCount()) ?? 0
+            await MainActor.run { status.finished(at: Date(), pendingChanges: pending, error: nil) }
+            return summary
+        } catch {
+            // What the failed round queued is still to send.
+            replica.ledger.discardUnsaved()
+            let pending = (try? replica.ledger.pendingCount()) ?? 0
+            await MainActor.run { status.finished(at: Date(), pendingChanges: pending, error: error) }
+            throw error
+        }
     }
 
     private func syncOnce() async throws -> Summary {

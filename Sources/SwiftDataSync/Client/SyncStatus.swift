@@ -1,0 +1,32 @@
+import Foundation
+import Observation
+
+/// Where a device's sync stands, for its UI to show: observe it like any `@Observable` model.
+/// The engine changes it on the main actor after each sync.
+@MainActor @Observable public final class SyncStatus {
+    /// Whether a sync is under way.
+    public private(set) var isSyncing = false
+    /// When the last sync that succeeded ended; `nil` before the first.
+    public private(set) var lastSync: Date?
+    /// Local changes saved and not yet on the server, as of the last sync's end.
+    public private(set) var pendingChanges = 0
+    /// What made the last sync fail, while no sync has succeeded since; `nil` otherwise.
+    public private(set) var lastError: String?
+
+    nonisolated init() {}
+
+    func started() {
+        isSyncing = true
+    }
+
+    func finished(at date: Date, pendingChanges: Int, error: (any Error)?) {
+        isSyncing = false
+        self.pendingChanges = pendingChanges
+        if let error {
+            lastError = String(describing: error)
+        } else {
+            lastSync = date
+            lastError = nil
+        }
+    }
+}
