@@ -73,10 +73,7 @@ private final class Capture {
     func takeEveryModel() throws {
         let timestamp = try replica.now()
         for entity in replica.entities.values.sorted(by: { $0.name < $1.name }) {
-            func fetchAll<T: PersistentModel>(_ type: T.Type) throws -> [any PersistentModel] {
-                try context.fetch(FetchDescriptor<T>())
-            }
-            let models = try fetchAll(entity.modelType)
+            let models = try replica.allModels(of: entity, in: context)
             try lookUpRecords(of: models.map(\.persistentModelID))
             for model in models { _ = try record(for: model.persistentModelID, entity: entity) }
             for model in models { try stamp(model, entity: entity, properties: entity.properties, at: timestamp) }

@@ -27,10 +27,7 @@ extension SyncReplica {
             return try self.ledger.record(localID: localID)?.globalID ?? localID
         }
         for entity in entities.values {
-            func fetchAll<T: PersistentModel>(_ type: T.Type) throws -> [any PersistentModel] {
-                try context.fetch(FetchDescriptor<T>())
-            }
-            for model in try fetchAll(entity.modelType) {
+            for model in try allModels(of: entity, in: context) {
                 var values: [String: String] = [:]
                 for property in entity.registers {
                     values[property.name] = try entity.registerText(of: property, in: model, coder: coder, globalID: globalID)

@@ -64,10 +64,13 @@ final class SyncReplica {
 
     /// The saved model of `entity` with the identifier, if it is still in the store.
     func existingModel(_ identifier: PersistentIdentifier, of entity: SyncedEntity, in context: ModelContext) throws -> (any PersistentModel)? {
-        func fetch<T: PersistentModel>(_ type: T.Type) throws -> (any PersistentModel)? {
-            var descriptor = FetchDescriptor<T>(predicate: #Predicate { $0.persistentModelID == identifier })
-            descriptor.fetchLimit = 1
-            return try context.fetch(descriptor).first
+        try existingModels([identifier], of: entity, in: context).first
+    }
+
+    /// Every model of `entity` in the store.
+    func allModels(of entity: SyncedEntity, in context: ModelContext) throws -> [any PersistentModel] {
+        func fetch<T: PersistentModel>(_ type: T.Type) throws -> [any PersistentModel] {
+            try context.fetch(FetchDescriptor<T>())
         }
         return try fetch(entity.modelType)
     }
