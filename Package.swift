@@ -108,6 +108,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(
@@ -115,6 +116,7 @@ let package = Package(
             dependencies: [
                 "OpenSwiftData", "OpenSwiftDataServer", "SwiftDataSync",
                 .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The example server (Examples/NotesServer): `swift run notes-server`.

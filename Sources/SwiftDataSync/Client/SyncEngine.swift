@@ -36,6 +36,14 @@ public actor SyncEngine {
     ) throws {
         let ledger = try ModelContainer(for: Schema(SyncLedger.models), configurations: ModelConfiguration(url: ledgerURL))
         replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: false)
+        schemaVersion = container.schema.version.description
+        // A store migrated to a new version of the models has properties (and entities) that
+        // the server left out of what it sent the older version: the next sync pulls every
+        // model again, which fills in just what was left out (the rest is merged already).
+        if try replica.ledger.setting(SyncReplica.SettingKey.schemaVersion) != schemaVersion {
+            try replica.ledger.set(SyncReplica.SettingKey.serverCursor, to: nil)
+            try replica.ledger.set(SyncReplica.SettingKey.schemaVersion, to: schemaVersion)
+        }
         try replica.ledger.save()
         self.node = replica.node
         self.transport = transport
@@ -45,6 +53,8 @@ public actor SyncEngine {
 
     /// This device's name in the sync.
     public nonisolated let node: String
+    /// The version of the app's models, which each request tells the server.
+    public nonisolated let schemaVersion: String
 
     /// What one ``SyncEngine/sync()`` did.
     public struct Summary: Sendable, Equatable {
@@ -62,11 +72,7 @@ public actor SyncEngine {
     /// left (the engine's work awaits the network, where an actor takes other calls).
     @discardableResult
     public func sync() async throws -> Summary {
-        while let current = running {
-            _ = try? await current.value
-            // Whichever waiter resumes first lets go of the finished round.
-            if running == current { running = nil }
-        }
+        await waitForRunningRound()
         let round = Task { try await syncOnce() }
         running = round
         defer { if running == round { running = nil } }
@@ -86,6 +92,14 @@ public actor SyncEngine {
         }
     }
 
+    private func waitForRunningRound() async {
+        while let current = running {
+            _ = try? await current.value
+            // Whichever waiter resumes first lets go of the finished round.
+            if running == current { running = nil }
+        }
+    }
+
     private func syncOnce() async throws -> Summary {
         var summary = Summary()
         replica.ledger.discardUnsaved()
@@ -96,7 +110,7 @@ public actor SyncEngine {
             let changes = try pending.map { SyncChange(id: $0.changeID, model: SyncModel(id: $0.globalID, state: try replica.ledger.stateData($0.state))) }
             // The ledger's context changes at each save: what the step needs of its records is read now.
             let changeIDs = changes.map(\.id)
-            let response = try await transport.push(SyncPushRequest(node: node, changes: changes))
+            let response = try await transport.push(SyncPushRequest(node: node, changes: changes, schemaVersion: schemaVersion))
             try queueLocalChanges()
             try replica.merge(response.models)
             let accepted = Set(response.accepted)
@@ -107,7 +121,7 @@ public actor SyncEngine {
         }
         while true {
             let cursor = try replica.ledger.setting(SyncReplica.SettingKey.serverCursor)
-            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize))
+            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize, schemaVersion: schemaVersion))
             try queueLocalChanges()
             try replica.merge(response.models)
             if let next = response.cursor { try replica.ledger.set(SyncReplica.SettingKey.serverCursor, to: next) }
@@ -125,9 +139,13 @@ public actor SyncEngine {
         try replica.snapshot()
     }
 
-    /// How many local changes wait to be sent.
-    public func pendingChangeCount() throws -> Int {
-        try replica.ledger.pendingCount()
+    /// How many local changes wait to be sent: the saves made since the last sync, model by
+    /// model, and what earlier syncs could not send.
+    public func pendingChangeCount() async throws -> Int {
+        await waitForRunningRound()
+        try queueLocalChanges()
+        try replica.ledger.save()
+        return try replica.ledger.pendingCount()
     }
 
     /// Reads the saves made since the last capture into the queue of changes to send.

@@ -42,6 +42,9 @@ public struct SyncHTTPTransport: SyncTransport {
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {
+            if status == SyncRefusal.appTooOld || status == SyncRefusal.serverTooOld {
+                throw SyncError.refused(status: status, message: String(decoding: data.prefix(4000), as: UTF8.self))
+            }
             throw SyncError.server(status: status, message: String(decoding: data.prefix(1000), as: UTF8.self))
         }
         return try JSONDecoder().decode(Response.self, from: data)

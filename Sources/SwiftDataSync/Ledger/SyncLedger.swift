@@ -38,8 +38,14 @@ final class SyncLedger {
         try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first?.value
     }
 
-    func set(_ key: String, to value: String) throws {
-        if let setting = try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first {
+    /// Sets the setting, or removes it when `value` is `nil`.
+    func set(_ key: String, to value: String?) throws {
+        let existing = try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first
+        guard let value else {
+            if let existing { context.delete(existing) }
+            return
+        }
+        if let setting = existing {
             if setting.value != value { setting.value = value }
         } else {
             context.insert(SyncSetting(key: key, value: value))

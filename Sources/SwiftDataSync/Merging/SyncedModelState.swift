@@ -93,6 +93,15 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         return contents
     }
 
+    /// This state with only the properties and relationships named in `names`: what a device
+    /// of an older version of the models, which declares only those, is sent.
+    public func projected(onto names: Set<String>) -> SyncedModelState {
+        var projected = self
+        projected.properties = properties.filter { names.contains($0.key) }
+        projected.links = links.filter { names.contains($0.key) }
+        return projected
+    }
+
     /// Takes in everything `other` knows of the same model.
     public mutating func merge(_ other: SyncedModelState) {
         precondition(other.entity == entity, "merging a \(other.entity) into a \(entity): states of one model only")

@@ -22,6 +22,10 @@ struct SyncedEntity {
     /// was made, and other nodes receive every model it took, so a deletion from elsewhere
     /// unlinks these before deleting (a stale link must not take a model another node moved).
     let unlinkedBeforeRemoteDeletion: [SyncedProperty]
+    /// The value each attribute starts with in a model the sync makes, before the values it
+    /// was sent: its declared default, or `nil` when optional. A device of an older version
+    /// of the models sends none for the attributes its version lacks.
+    let initialValues: [(property: SyncedProperty, value: Any)]
 
     var properties: [SyncedProperty] { registers + memberships }
 
@@ -43,13 +47,18 @@ struct SyncedEntity {
         var memberships: [SyncedProperty] = []
         var inverseMemberships: [SyncedProperty] = []
         var unlinked: [SyncedProperty] = []
+        var initialValues: [(SyncedProperty, Any)] = []
         for (propertyName, keyPath) in Self.declaredKeyPaths(of: type) {
             if let attribute = entity.attributesByName[propertyName] {
                 guard !attribute.isTransient else { continue }
                 guard keyPath is any SyncWritableKeyPath else {
                     throw SyncError.unsyncableProperty(entity: name, property: propertyName, type: String(describing: attribute.valueType))
                 }
-                registers.append(SyncedProperty(name: propertyName, keyPath: keyPath, kind: .attribute))
+                let property = SyncedProperty(name: propertyName, keyPath: keyPath, kind: .attribute)
+                registers.append(property)
+                if let initial = attribute.defaultValue ?? (keyPath as? any SyncWritableKeyPath)?.noValue {
+                    initialValues.append((property, initial))
+                }
             } else if let relationship = entity.relationshipsByName[propertyName] {
                 let property = SyncedProperty(
                     name: propertyName, keyPath: keyPath,
@@ -70,6 +79,7 @@ struct SyncedEntity {
         self.memberships = memberships
         self.inverseMemberships = inverseMemberships
         self.unlinkedBeforeRemoteDeletion = unlinked
+        self.initialValues = initialValues
     }
 
     private static func entityName(of type: any PersistentModel.Type) -> String {

@@ -161,6 +161,9 @@ extension SyncReplica {
         for state in states where !state.state.isDeleted && knownRecords[state.id]?.localID == nil {
             guard let entity = entities[state.state.entity] else { continue }
             let new = Self.makeModel(of: entity.modelType)
+            for (property, value) in entity.initialValues {
+                _ = (property.keyPath as? any SyncInitialValueKeyPath)?.setInitialValue(value, on: new)
+            }
             for property in entity.inverseMemberships {
                 _ = (property.keyPath as? any SyncInitialMembersKeyPath)?.setInitialMembers([], on: new)
             }

@@ -94,5 +94,7 @@ final class SyncReplica {
         static let historyToken = "historyToken"
         static let serverCursor = "serverCursor"
         static let nextChange = "nextChange"
+        /// The version of the app's models the device last synced with.
+        static let schemaVersion = "schemaVersion"
     }
 }

@@ -15,6 +15,7 @@ public final class SyncServer: @unchecked Sendable {
     private let lock = NSLock()
     private let replica: SyncReplica
     private let exclusively: @Sendable (_ body: () throws -> Void) throws -> Void
+    private let versions: SyncVersions
 
     /// A server for `container`'s models of the classes `models`, keeping its bookkeeping in
     /// `ledger` (a container of its own, such as a PostgreSQL schema beside the app's tables).
@@ -23,6 +24,10 @@ public final class SyncServer: @unchecked Sendable {
     ///   - container: The app's container.
     ///   - models: The model classes devices sync.
     ///   - ledger: A container for the sync's bookkeeping, made with ``SyncServer/ledgerSchema``.
+    ///   - migrationPlan: The models' migration plan: devices still running an older version of
+    ///     the app sync while every step since their version is an expand step (the plan's
+    ///     rolling-deploy check), and get the models as their version declares them. Without a
+    ///     plan, devices sync with the container's version of the models only.
     ///   - node: The process's name in the sync: its own changes' timestamps carry it. Each
     ///     server process of a fleet needs its own (the default is new each launch).
     ///   - exclusively: Runs each request's work while no other server process on the same
@@ -30,9 +35,11 @@ public final class SyncServer: @unchecked Sendable {
     ///     saves in turn (`PostgresAdvisoryLock.withLock`). The default suits one process.
     public init(
         container: ModelContainer, models: [any PersistentModel.Type], ledger: ModelContainer,
+        migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
         node: String = "server-" + UUID().uuidString.prefix(8).lowercased(),
         exclusively: @escaping @Sendable (_ body: () throws -> Void) throws -> Void = { try $0() }
     ) throws {
+        versions = try SyncVersions(schema: container.schema, migrationPlan: migrationPlan)
         replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: true)
         try replica.ledger.save()
         self.exclusively = exclusively
@@ -50,19 +57,40 @@ public final class SyncServer: @unchecked Sendable {
     /// The schema of the container the server keeps its bookkeeping in.
     public static var ledgerSchema: Schema { Schema(SyncLedger.models) }
 
+    /// The container the server syncs: server code saves to the synced models through it.
+    public var container: ModelContainer { replica.container }
+
     /// Merges a device's changes into the models; answers with the models as they now are.
+    ///
+    /// - Throws: ``SyncRefusal`` when the device's version of the models is one the server
+    ///   cannot sync with.
     public func push(_ request: SyncPushRequest) throws -> SyncPushResponse {
-        try serialized {
+        let known = try versions.properties(known: request.schemaVersion)
+        return try serialized {
             try takeServerChanges()
             let merged = try replica.merge(request.changes.map(\.model))
             try replica.ledger.save()
-            return SyncPushResponse(accepted: request.changes.map(\.id), models: merged)
+            return SyncPushResponse(accepted: request.changes.map(\.id), models: Self.projected(merged, onto: known))
         }
     }
 
     /// The models changed after the request's cursor, at most about `limit` of them.
+    ///
+    /// - Throws: ``SyncRefusal`` when the device's version of the models is one the server
+    ///   cannot sync with.
     public func pull(_ request: SyncPullRequest) throws -> SyncPullResponse {
-        try serialized { try pullHoldingLocks(request) }
+        let known = try versions.properties(known: request.schemaVersion)
+        var response = try serialized { try pullHoldingLocks(request) }
+        response.models = Self.projected(response.models, onto: known)
+        return response
+    }
+
+    /// The models as a device knowing only `known` (each entity's properties) declares them.
+    private static func projected(_ models: [SyncModel], onto known: [String: Set<String>]?) -> [SyncModel] {
+        guard let known else { return models }
+        return models.compactMap { model in
+            known[model.state.entity].map { SyncModel(id: model.id, state: model.state.projected(onto: $0)) }
+        }
     }
 
     private func pullHoldingLocks(_ request: SyncPullRequest) throws -> SyncPullResponse {

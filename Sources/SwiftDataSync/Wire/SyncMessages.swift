@@ -29,10 +29,14 @@ public struct SyncChange: Codable, Sendable, Equatable {
 public struct SyncPushRequest: Codable, Sendable {
     public var node: String
     public var changes: [SyncChange]
+    /// The version of the device's models (`Schema.Version`'s text, such as "2.0.0"), which
+    /// the server checks it can sync with; `nil`: the server's own.
+    public var schemaVersion: String?
 
-    public init(node: String, changes: [SyncChange]) {
+    public init(node: String, changes: [SyncChange], schemaVersion: String? = nil) {
         self.node = node
         self.changes = changes
+        self.schemaVersion = schemaVersion
     }
 }
 
@@ -54,10 +58,13 @@ public struct SyncPullRequest: Codable, Sendable {
     public var cursor: String?
     /// At most this many models in the answer (the server may send fewer).
     public var limit: Int
+    /// The version of the device's models, as in ``SyncPushRequest/schemaVersion``.
+    public var schemaVersion: String?
 
-    public init(cursor: String?, limit: Int = 1000) {
+    public init(cursor: String?, limit: Int = 1000, schemaVersion: String? = nil) {
         self.cursor = cursor
         self.limit = limit
+        self.schemaVersion = schemaVersion
     }
 }
 
