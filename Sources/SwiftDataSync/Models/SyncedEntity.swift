@@ -26,6 +26,9 @@ struct SyncedEntity {
     /// was sent: its declared default, or `nil` when optional. A device of an older version
     /// of the models sends none for the attributes its version lacks.
     let initialValues: [(property: SyncedProperty, value: Any)]
+    /// The attributes without one (neither optional nor defaulted): a model is made only from
+    /// a state that has a value for each; until then its state waits in the ledger.
+    let requiredAttributes: [String]
 
     var properties: [SyncedProperty] { registers + memberships }
 
@@ -48,6 +51,7 @@ struct SyncedEntity {
         var inverseMemberships: [SyncedProperty] = []
         var unlinked: [SyncedProperty] = []
         var initialValues: [(SyncedProperty, Any)] = []
+        var required: [String] = []
         for (propertyName, keyPath) in Self.declaredKeyPaths(of: type) {
             if let attribute = entity.attributesByName[propertyName] {
                 guard !attribute.isTransient else { continue }
@@ -58,6 +62,8 @@ struct SyncedEntity {
                 registers.append(property)
                 if let initial = attribute.defaultValue ?? (keyPath as? any SyncWritableKeyPath)?.noValue {
                     initialValues.append((property, initial))
+                } else {
+                    required.append(propertyName)
                 }
             } else if let relationship = entity.relationshipsByName[propertyName] {
                 let property = SyncedProperty(
@@ -80,6 +86,7 @@ struct SyncedEntity {
         self.inverseMemberships = inverseMemberships
         self.unlinkedBeforeRemoteDeletion = unlinked
         self.initialValues = initialValues
+        self.requiredAttributes = required
     }
 
     private static func entityName(of type: any PersistentModel.Type) -> String {

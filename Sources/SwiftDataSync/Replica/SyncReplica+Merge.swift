@@ -158,8 +158,11 @@ extension SyncReplica {
 
         // A record with a local identifier whose model is gone was deleted here: that deletion
         // is the next capture's, and the model is not made again.
+        // A state without a value for each required attribute (an edit of a model whose making
+        // never arrived, such as a crafted push's) makes no model until one arrives.
         for state in states where !state.state.isDeleted && knownRecords[state.id]?.localID == nil {
-            guard let entity = entities[state.state.entity] else { continue }
+            guard let entity = entities[state.state.entity],
+                  entity.requiredAttributes.allSatisfy({ state.state.value(of: $0) != nil }) else { continue }
             let new = Self.makeModel(of: entity.modelType)
             for (property, value) in entity.initialValues {
                 _ = (property.keyPath as? any SyncInitialValueKeyPath)?.setInitialValue(value, on: new)
