@@ -55,6 +55,27 @@ import SwiftData
     }
 }
 
+/// A model each device inserts once per round, under a name of its own, and no one deletes:
+/// at the end every one is on every node exactly once.
+@Model public final class Mark {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// A counter only its device changes: every node ends with the device's last count.
+@Model public final class Tally {
+    public var device: String
+    public var count: Int
+
+    public init(device: String, count: Int) {
+        self.device = device
+        self.count = count
+    }
+}
+
 public enum SyncTestModels {
-    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self, Country.self]
+    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self, Country.self, Mark.self, Tally.self]
 }

@@ -20,7 +20,7 @@ extension SyncEngine {
         let saves = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: nil, queue: nil) { notification in
             // Saves of the app's container, but not the sync's own.
             guard let context = notification.object as? ModelContext, context.container === container,
-                  context.author != SyncReplica.author
+                  !SyncReplica.isSyncAuthor(context.author)
             else { return }
             trigger.yield()
         }

@@ -92,6 +92,13 @@ public actor SyncEngine {
         }
     }
 
+    /// Makes the engine fail at `interruption`'s points as a process dying there would, and
+    /// its clock be `clockSkew` off (the fault tests').
+    func simulateFaults(interruption: ((SyncInterruptionPoint) throws -> Void)?, clockSkew: TimeInterval = 0) {
+        replica.interruption = interruption
+        replica.clockSkew = clockSkew
+    }
+
     private func waitForRunningRound() async {
         while let current = running {
             _ = try? await current.value

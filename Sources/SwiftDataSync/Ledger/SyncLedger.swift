@@ -38,6 +38,18 @@ final class SyncLedger {
         try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first?.value
     }
 
+    /// Saves the setting in a context of its own, leaving what the ledger's context holds
+    /// unsaved: a note that must reach the store before the step's other work.
+    func saveApart(_ key: String, _ value: String) throws {
+        let apart = Self.context(of: container)
+        if let setting = try apart.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first {
+            setting.value = value
+        } else {
+            apart.insert(SyncSetting(key: key, value: value))
+        }
+        try apart.save()
+    }
+
     /// Sets the setting, or removes it when `value` is `nil`.
     func set(_ key: String, to value: String?) throws {
         let existing = try context.fetch(FetchDescriptor<SyncSetting>(predicate: #Predicate { $0.key == key })).first

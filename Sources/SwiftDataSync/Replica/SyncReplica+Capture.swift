@@ -9,6 +9,7 @@ extension SyncReplica {
     ///
     /// Saves the sync made itself (its history author) are not local changes.
     func captureLocalChanges(batchSize: Int = 500) throws -> [SyncModel] {
+        try adoptModelsOfInterruptedMerge()
         let capture = Capture(replica: self, context: ModelContext(container))
         guard let saved = try ledger.setting(SettingKey.historyToken) else {
             // Everything after the newest transaction is read again by the next capture, so a
@@ -25,7 +26,7 @@ extension SyncReplica {
                 sortBy: [SortDescriptor(\.transactionIdentifier)])
             descriptor.fetchLimit = UInt64(batchSize)
             let transactions = try capture.context.fetchHistory(descriptor)
-            for transaction in transactions where transaction.author != Self.author {
+            for transaction in transactions where !Self.isSyncAuthor(transaction.author) {
                 try capture.take(transaction)
             }
             guard let last = transactions.last else { break }

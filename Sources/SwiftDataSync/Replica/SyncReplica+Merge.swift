@@ -5,10 +5,26 @@ import SwiftData
 extension SyncReplica {
     /// Merges `incoming` into what this node knows and writes the outcome into the app's
     /// models, in one save of the app's store (authored as the sync's). Returns each model's
-    /// merged state. The caller saves the ledger.
+    /// merged state. The caller saves the ledger, and captures local changes first (so that
+    /// those later than what arrives stay).
     @discardableResult
     func merge(_ incoming: [SyncModel]) throws -> [SyncModel] {
         guard !incoming.isEmpty else { return [] }
+        try finishInterruptedMerge()
+        return try mergeNotingIntent(incoming)
+    }
+
+    /// Merges `incoming`, its intent noted in the ledger before each save of the app's store
+    /// (``SyncMergeIntent``) and removed with the caller's save of the ledger.
+    func mergeNotingIntent(_ incoming: [SyncModel]) throws -> [SyncModel] {
+        intent = (UUID().uuidString.lowercased(), SyncMergeIntent(tags: [], incoming: incoming, made: []))
+        defer { intent = nil }
+        let merged = try mergeIntoRecords(incoming)
+        try ledger.set(SettingKey.mergeIntent, to: nil)
+        return merged
+    }
+
+    private func mergeIntoRecords(_ incoming: [SyncModel]) throws -> [SyncModel] {
         var records = try ledger.records(globalIDs: Array(Set(incoming.map(\.id))))
         var merged: [String: SyncedModelState<String>] = [:]
         var changed: [String] = []
@@ -106,10 +122,11 @@ extension SyncReplica {
     private func write(_ states: [SyncModel], records: [String: SyncRecord]) throws -> Written {
         let context = ModelContext(container)
         context.autosaveEnabled = false
-        context.author = Self.author
+        context.author = intent.map { "\(Self.author) \($0.tag)" } ?? Self.author
         var resolved: [String: any PersistentModel] = [:]
         var globalIDs: [ObjectIdentifier: String] = [:]
         var created: [String: any PersistentModel] = [:]
+        var madeInOrder: [SyncMergeIntent.Made] = []
         var knownRecords = records
 
         var unknown: Set<String> = []
@@ -174,6 +191,7 @@ extension SyncReplica {
             resolved[state.id] = new
             globalIDs[ObjectIdentifier(new)] = state.id
             created[state.id] = new
+            madeInOrder.append(SyncMergeIntent.Made(id: state.id, entity: entity.name))
         }
         let globalID: (any PersistentModel) throws -> String = { related in
             if let id = globalIDs[ObjectIdentifier(related)] { return id }
@@ -201,7 +219,14 @@ extension SyncReplica {
             entity.unlinkBeforeRemoteDeletion(target)
             Self.delete(target, from: context)
         }
+        if context.hasChanges, var noted = intent {
+            if !noted.intent.tags.contains(noted.tag) { noted.intent.tags.append(noted.tag) }
+            noted.intent.made += madeInOrder
+            try ledger.saveApart(SettingKey.mergeIntent, String(decoding: try JSONEncoder().encode(noted.intent), as: UTF8.self))
+            intent = noted
+        }
         try context.save()
+        try interruption?(.afterSavingModels)
         var collisions: [(model: String, owner: SyncRecord)] = []
         var assigned: [String: SyncRecord] = [:]
         let createdLocalIDs = try created.mapValues { try localID(of: $0.persistentModelID) }

@@ -12,6 +12,12 @@ final class SyncReplica {
     /// takes its own writes for local changes.
     static let author = "OpenSwiftData.Sync"
 
+    /// Whether a save's history author is the sync's: its own, or its own and a merge's tag.
+    static func isSyncAuthor(_ author: String?) -> Bool {
+        guard let author else { return false }
+        return author == Self.author || author.hasPrefix(Self.author + " ")
+    }
+
     let container: ModelContainer
     let entities: [String: SyncedEntity]
     let ledger: SyncLedger
@@ -20,6 +26,14 @@ final class SyncReplica {
     /// models with the same unique values survives).
     let isAuthority: Bool
     private(set) var clock: HybridLogicalClock
+    /// The merge under way, whose saves of the app's store carry its tag and add the models
+    /// they make to it.
+    var intent: (tag: String, intent: SyncMergeIntent)?
+    /// Called at the points where a process may die between two saves (tests stop there).
+    var interruption: ((SyncInterruptionPoint) throws -> Void)?
+    /// How far the node's wall clock is from the true time: tests play a device whose clock
+    /// is wrong by hours.
+    var clockSkew: TimeInterval = 0
 
     init(container: ModelContainer, models: [any PersistentModel.Type], ledger ledgerContainer: ModelContainer, node: String?, isAuthority: Bool) throws {
         self.container = container
@@ -36,14 +50,14 @@ final class SyncReplica {
     /// A new reading of the node's clock, at `physical` (a save's time) or later, kept in the
     /// ledger at the next save.
     func now(physical: Date = Date()) throws -> SyncTimestamp {
-        let reading = clock.now(physical: physical)
+        let reading = clock.now(physical: physical + clockSkew)
         try ledger.set(SettingKey.clock(of: node), to: reading.description)
         return reading
     }
 
     /// Takes in a timestamp another node made, so that the node's next changes order after it.
     func receive(_ timestamp: SyncTimestamp) throws {
-        clock.receive(timestamp)
+        clock.receive(timestamp, physical: Date() + clockSkew)
         if let last = clock.last { try ledger.set(SettingKey.clock(of: node), to: last.description) }
     }
 
@@ -94,6 +108,8 @@ final class SyncReplica {
         static let historyToken = "historyToken"
         static let serverCursor = "serverCursor"
         static let nextChange = "nextChange"
+        /// The merge under way (``SyncMergeIntent``), while it is.
+        static let mergeIntent = "mergeIntent"
         /// The version of the app's models the device last synced with.
         static let schemaVersion = "schemaVersion"
     }

@@ -104,16 +104,17 @@ public final class SyncServer: @unchecked Sendable {
         return try changes(after: cursor, upTo: captured, limit: limit, into: &cursor)
     }
 
-    /// The first pulls: every model there is, by global identifier.
+    /// The first pulls: every model there is or was, by global identifier.
     private func walk(from cursor: SyncServerCursor, limit: Int) throws -> SyncPullResponse {
         let after = cursor.after ?? ""
         var descriptor = FetchDescriptor<SyncRecord>(predicate: #Predicate { $0.globalID > after }, sortBy: [SortDescriptor(\.globalID)])
         descriptor.fetchLimit = limit
         let records = try replica.ledger.context.fetch(descriptor)
         var models: [SyncModel] = []
+        // Deleted models too: a device walking may hold them (it made them, or walks again
+        // after its app was updated) and must learn they are gone.
         for record in records {
-            let state = try replica.ledger.state(of: record)
-            if !state.isDeleted { models.append(SyncModel(id: record.globalID, state: state)) }
+            models.append(SyncModel(id: record.globalID, state: try replica.ledger.state(of: record)))
         }
         let next = SyncServerCursor(token: cursor.token, after: records.last?.globalID ?? cursor.after, walked: records.count < limit)
         return SyncPullResponse(models: models, cursor: next.text, hasMore: true)
@@ -156,11 +157,22 @@ public final class SyncServer: @unchecked Sendable {
         try serialized { try replica.snapshot() }
     }
 
+    /// Makes the server fail at `interruption`'s points as a process dying there would (the
+    /// fault tests').
+    func simulateFaults(interruption: ((SyncInterruptionPoint) throws -> Void)?) {
+        lock.withLock { replica.interruption = interruption }
+    }
+
     /// Saves server code made to the synced models, stamped with the server's clock.
+    ///
+    /// A merge a server process left between its two saves is finished first: a device may
+    /// already have pulled past the history of its save of the models, and a pull must never
+    /// find models there whose states the ledger lacks.
     private func takeServerChanges() throws {
         replica.ledger.discardUnsaved()
         _ = try replica.captureLocalChanges()
         try replica.ledger.save()
+        try replica.finishInterruptedMerge()
     }
 
     private static func token(_ text: String) -> DefaultHistoryToken? {
