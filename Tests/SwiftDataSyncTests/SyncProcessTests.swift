@@ -92,8 +92,9 @@ final class SyncProcesses: @unchecked Sendable {
     let postgres: URL
     let schema = "sync_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
     let folder: URL
-    let servers: [Process]
-    let serverURLs: [URL]
+    private(set) var servers: [Process] = []
+    private(set) var serverPorts: [Int] = []
+    var serverURLs: [URL] { serverPorts.map { URL(string: "http://127.0.0.1:\($0)")! } }
     /// The first server's address.
     var serverURL: URL { serverURLs[0] }
     private static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -102,36 +103,53 @@ final class SyncProcesses: @unchecked Sendable {
         postgres = try #require(PostgresTestServer.url)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-processes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var servers: [Process] = []
-        var urls: [URL] = []
         for _ in 0..<count {
-            let server = Process()
-            server.executableURL = Self.products.appendingPathComponent("SyncServerProcess")
-            server.arguments = [postgres.absoluteString, schema, "0"]
-            let output = Pipe()
-            server.standardOutput = output
-            try server.run()
+            let (server, port) = try Self.startServer(postgres: postgres, schema: schema, port: 0)
             servers.append(server)
-            // The first line says where it listens.
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                line += chunk
-            }
-            let text = String(decoding: line, as: UTF8.self)
-            let port = try #require(text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst(10)) : nil }, "the server said \(text)")
-            urls.append(URL(string: "http://127.0.0.1:\(port)")!)
+            serverPorts.append(port)
         }
-        self.servers = servers
-        serverURLs = urls
     }
 
-    /// A device process talking to the server the device's name picks (devices keep to one).
-    func start(device name: String, _ arguments: [String]) throws -> Process {
+    private static func startServer(postgres: URL, schema: String, port: Int) throws -> (Process, Int) {
+        let server = Process()
+        server.executableURL = products.appendingPathComponent("SyncServerProcess")
+        server.arguments = [postgres.absoluteString, schema, "\(port)"]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        // The first line says where it listens.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        let listening = try #require(text.split(separator: "\n").first.flatMap { $0.hasPrefix("listening ") ? Int($0.dropFirst(10)) : nil }, "the server said \(text)")
+        return (server, listening)
+    }
+
+    /// Kills server `index` (SIGKILL: whatever it was doing stops there) and starts it again on
+    /// its port.
+    func killAndRestartServer(_ index: Int) throws {
+        kill(servers[index].processIdentifier, SIGKILL)
+        servers[index].waitUntilExit()
+        for attempt in 0..<50 {
+            do {
+                (servers[index], _) = try Self.startServer(postgres: postgres, schema: schema, port: serverPorts[index])
+                return
+            } catch where attempt < 49 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    /// A device process talking to `server`, or to the server the device's name picks (devices
+    /// keep to one).
+    func start(device name: String, _ arguments: [String], server: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = Self.products.appendingPathComponent("SyncDeviceProcess")
-        let server = serverURLs[name.count % serverURLs.count]
+        let server = server ?? serverURLs[name.count % serverURLs.count]
         process.arguments = [server.absoluteString, folder.path, name] + arguments
         process.standardOutput = Pipe()
         try process.run()

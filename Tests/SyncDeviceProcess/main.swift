@@ -7,13 +7,18 @@ import TestSupport
 // A device of the sync tests: its own SQLite store in <folder>/<name>.store, syncing with the
 // server at <server URL> over HTTP. Usage: SyncDeviceProcess <server URL> <folder> <name> <mode>:
 //   edit <seed> <rounds>  rounds of random edits, each followed by a sync half the time
+//   work <seed> <rounds> <run>
+//                         rounds of random edits, each also adding a mark named
+//                         <name>-<run>-<round> and counting in the device's tally, then
+//                         saving, saying "saved <mark> <count>", and syncing (failures
+//                         said and let go: the network and the server may fail)
 //   sync                  syncs once
 //   snapshot              prints the store's snapshot as JSON (no sync)
 // Exits 0, or 3 saying "failed <why>".
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let server = URL(string: arguments[1]) else {
-    print("usage: SyncDeviceProcess <server URL> <folder> <name> edit <seed> <rounds> | sync | snapshot")
+    print("usage: SyncDeviceProcess <server URL> <folder> <name> edit <seed> <rounds> | work <seed> <rounds> <run> | sync | snapshot")
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2])
@@ -35,6 +40,27 @@ do {
             }
             try context.save()
             if Bool.random(using: &random) { try await engine.sync() }
+        }
+    case "work":
+        var random = SplitMix(seed: UInt64(arguments[5])!)
+        for round in 0..<Int(arguments[6])! {
+            let context = ModelContext(container)
+            for _ in 0..<Int.random(in: 0...2, using: &random) { try RandomEdit.apply(in: context, using: &random) }
+            let mark = "\(name)-\(arguments[7])-\(round)"
+            context.insert(Mark(name: mark))
+            let tally = try context.fetch(FetchDescriptor<Tally>(predicate: #Predicate { $0.device == name })).first ?? {
+                let made = Tally(device: name, count: 0)
+                context.insert(made)
+                return made
+            }()
+            tally.count += 1
+            try context.save()
+            FileHandle.standardOutput.write(Data("saved \(mark) \(tally.count)\n".utf8))
+            do {
+                try await engine.sync()
+            } catch {
+                FileHandle.standardOutput.write(Data("sync failed \(error)\n".utf8))
+            }
         }
     case "sync":
         try await engine.sync()
