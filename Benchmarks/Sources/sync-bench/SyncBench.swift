@@ -18,19 +18,26 @@ import SwiftDataSync
 @main struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync-bench")
 
-    @Option(help: "serve, initial or measure.") var role: String
+    @Option(help: "serve, initial, measure, serve-users or users.") var role: String
     @Option(help: "The PostgreSQL server (serve).") var databaseURL = ""
     @Option(help: "The port to serve on (serve; 0: any).") var port = 0
     @Option(help: "Notes to fill the store with (serve).") var seed = 100_000
     @Option(help: "The sync server's URL (initial, measure).") var server = ""
     @Option(help: "Saves to time (measure).") var saves = 200
+    @Option(help: "Users (users).") var users = 1000
+    @Option(help: "Users syncing at once (users).") var concurrent = 100
+    @Option(help: "Rounds each syncing user makes (users).") var rounds = 10
+    @Option(help: "Notes per user (users).") var notes = 20
+    @Option(help: "Zones open at once (serve-users).") var openZones = 64
 
     func run() async throws {
         switch role {
         case "serve": try await Self.serve(URL(string: databaseURL)!, port: port, seed: seed)
         case "initial": try await Self.initial(URL(string: server)!)
         case "measure": try await Self.measure(URL(string: server)!, saves: saves)
-        default: throw ValidationError("unknown role \(role): serve, initial or measure")
+        case "serve-users": try await UsersBench.serve(URL(string: databaseURL)!, port: port, openZones: openZones)
+        case "users": try await UsersBench.run(URL(string: server)!, users: users, concurrent: concurrent, rounds: rounds, notes: notes)
+        default: throw ValidationError("unknown role \(role): serve, initial, measure, serve-users or users")
         }
     }
 

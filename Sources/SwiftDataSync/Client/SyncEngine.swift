@@ -128,7 +128,7 @@ public actor SyncEngine {
         }
         while true {
             let cursor = try replica.ledger.setting(SyncReplica.SettingKey.serverCursor)
-            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize, schemaVersion: schemaVersion))
+            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize, schemaVersion: schemaVersion, node: node))
             try queueLocalChanges()
             try replica.merge(response.models)
             if let next = response.cursor { try replica.ledger.set(SyncReplica.SettingKey.serverCursor, to: next) }

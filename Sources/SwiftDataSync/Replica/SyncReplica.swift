@@ -108,6 +108,11 @@ final class SyncReplica {
         static let historyToken = "historyToken"
         static let serverCursor = "serverCursor"
         static let nextChange = "nextChange"
+        /// How far a device has pulled, and when it last did (``SyncDevicePosition``).
+        static func pulled(by node: String) -> String { "pulled \(node)" }
+        static let pulledPrefix = "pulled "
+        /// The newest history transaction pruned: a cursor before it has lost its place.
+        static let prunedThrough = "prunedThrough"
         /// The merge under way (``SyncMergeIntent``), while it is.
         static let mergeIntent = "mergeIntent"
         /// The version of the app's models the device last synced with.

@@ -98,6 +98,16 @@ public final class SyncServer: @unchecked Sendable {
         let limit = max(1, min(request.limit, 5000))
         let captured = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token)
         var cursor = try request.cursor.map(SyncServerCursor.init) ?? SyncServerCursor(token: captured, after: nil, walked: false)
+        if cursor.walked, try hasLostItsPlace(cursor) {
+            // History the device had not pulled was pruned: it walks every model again, deleted
+            // ones included, which brings it everything it missed.
+            cursor = SyncServerCursor(token: captured, after: nil, walked: false)
+        }
+        if let node = request.node {
+            let position = SyncDevicePosition(token: cursor.token, lastSeen: Date())
+            try replica.ledger.set(SyncReplica.SettingKey.pulled(by: node), to: String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
+            try replica.ledger.save()
+        }
         if !cursor.walked {
             return try walk(from: cursor, limit: limit)
         }
@@ -148,6 +158,56 @@ public final class SyncServer: @unchecked Sendable {
             if models.count >= limit { complete = false; break }
         }
         return SyncPullResponse(models: models, cursor: next.text, hasMore: !complete)
+    }
+
+    /// Whether history after the cursor's place was pruned.
+    private func hasLostItsPlace(_ cursor: SyncServerCursor) throws -> Bool {
+        guard let pruned = try replica.ledger.setting(SyncReplica.SettingKey.prunedThrough).flatMap(Self.token) else { return false }
+        guard let token = cursor.token else { return true }
+        return token < pruned
+    }
+
+    /// Deletes the history of the app's store that every device has pulled, keeping what any
+    /// device seen since `date` still lacks (and what the sync has not taken in). A device not
+    /// seen since `date` is forgotten: when it comes back after its place in the history was
+    /// pruned, its next pull walks every model again (deleted ones included), so it still ends
+    /// with everything. A new device walks the models, not the history.
+    ///
+    /// Run it now and then, per zone (a day's timer, for one).
+    ///
+    /// - Returns: How many transactions were deleted.
+    @discardableResult
+    public func pruneHistory(forgettingDevicesNotSeenSince date: Date) throws -> Int {
+        try serialized {
+            try takeServerChanges()
+            guard var horizon = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token) else { return 0 }
+            let positions = try replica.ledger.context.fetch(FetchDescriptor<SyncSetting>())
+                .filter { $0.key.hasPrefix(SyncReplica.SettingKey.pulledPrefix) }
+            for setting in positions {
+                let position = try JSONDecoder().decode(SyncDevicePosition.self, from: Data(setting.value.utf8))
+                guard position.lastSeen >= date else {
+                    replica.ledger.context.delete(setting)
+                    continue
+                }
+                // A walking device's place is where its walk began: it needs the history after.
+                guard let token = position.token else { return try forgetOnly() }
+                horizon = min(horizon, token)
+            }
+            let context = ModelContext(replica.container)
+            let through = horizon
+            let pruned = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through })).count
+            guard pruned > 0 else { return try forgetOnly() }
+            try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through }))
+            try replica.ledger.set(SyncReplica.SettingKey.prunedThrough, to: String(decoding: try JSONEncoder().encode(through), as: UTF8.self))
+            try replica.ledger.save()
+            return pruned
+        }
+    }
+
+    /// Saves the forgetting of devices, pruning nothing.
+    private func forgetOnly() throws -> Int {
+        try replica.ledger.save()
+        return 0
     }
 
     /// Every synced model here, by global identifier, value by value: after everyone has

@@ -60,11 +60,15 @@ public struct SyncPullRequest: Codable, Sendable {
     public var limit: Int
     /// The version of the device's models, as in ``SyncPushRequest/schemaVersion``.
     public var schemaVersion: String?
+    /// The device asking: the server notes how far each device has pulled, and prunes the
+    /// history every device it knows has pulled (``SyncServer/pruneHistory(forgettingDevicesNotSeenSince:)``).
+    public var node: String?
 
-    public init(cursor: String?, limit: Int = 1000, schemaVersion: String? = nil) {
+    public init(cursor: String?, limit: Int = 1000, schemaVersion: String? = nil, node: String? = nil) {
         self.cursor = cursor
         self.limit = limit
         self.schemaVersion = schemaVersion
+        self.node = node
     }
 }
 
