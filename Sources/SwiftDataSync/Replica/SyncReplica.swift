@@ -55,6 +55,13 @@ final class SyncReplica {
         return reading
     }
 
+    /// Takes in the clock's last reading as the ledger has it: another instance of the node (a
+    /// zone's server let go and opened again in one process) may have read it since.
+    func catchUpClock() throws {
+        guard let saved = try ledger.setting(SettingKey.clock(of: node)).flatMap(SyncTimestamp.init) else { return }
+        if clock.last.map({ $0 < saved }) ?? true { clock = HybridLogicalClock(node: node, last: saved) }
+    }
+
     /// Takes in a timestamp another node made, so that the node's next changes order after it.
     func receive(_ timestamp: SyncTimestamp) throws {
         clock.receive(timestamp, physical: Date() + clockSkew)

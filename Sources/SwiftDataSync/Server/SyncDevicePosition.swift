@@ -9,3 +9,13 @@ struct SyncDevicePosition: Codable {
     var token: DefaultHistoryToken?
     var lastSeen: Date
 }
+
+extension SyncDevicePosition {
+    init(_ text: String) throws {
+        self = try JSONDecoder().decode(SyncDevicePosition.self, from: Data(text.utf8))
+    }
+
+    var text: String {
+        get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+    }
+}

@@ -50,7 +50,11 @@ public final class SyncServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var result: Result?
-        try exclusively { result = try work() }
+        try exclusively {
+            replica.ledger.discardUnsaved()
+            try replica.catchUpClock()
+            result = try work()
+        }
         return result!
     }
 
@@ -105,7 +109,7 @@ public final class SyncServer: @unchecked Sendable {
         }
         if let node = request.node {
             let position = SyncDevicePosition(token: cursor.token, lastSeen: Date())
-            try replica.ledger.set(SyncReplica.SettingKey.pulled(by: node), to: String(decoding: try JSONEncoder().encode(position), as: UTF8.self))
+            try replica.ledger.set(SyncReplica.SettingKey.pulled(by: node), to: try position.text)
             try replica.ledger.save()
         }
         if !cursor.walked {
@@ -178,30 +182,32 @@ public final class SyncServer: @unchecked Sendable {
     /// - Returns: How many transactions were deleted.
     @discardableResult
     public func pruneHistory(forgettingDevicesNotSeenSince date: Date) throws -> Int {
-        try serialized {
-            try takeServerChanges()
-            guard var horizon = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token) else { return 0 }
-            let positions = try replica.ledger.context.fetch(FetchDescriptor<SyncSetting>())
-                .filter { $0.key.hasPrefix(SyncReplica.SettingKey.pulledPrefix) }
-            for setting in positions {
-                let position = try JSONDecoder().decode(SyncDevicePosition.self, from: Data(setting.value.utf8))
-                guard position.lastSeen >= date else {
-                    replica.ledger.context.delete(setting)
-                    continue
-                }
-                // A walking device's place is where its walk began: it needs the history after.
-                guard let token = position.token else { return try forgetOnly() }
-                horizon = min(horizon, token)
+        try serialized { try pruneHoldingLocks(forgettingDevicesNotSeenSince: date) }
+    }
+
+    private func pruneHoldingLocks(forgettingDevicesNotSeenSince date: Date) throws -> Int {
+        try takeServerChanges()
+        guard var horizon = try replica.ledger.setting(SyncReplica.SettingKey.historyToken).flatMap(Self.token) else { return 0 }
+        let positions = try replica.ledger.context.fetch(FetchDescriptor<SyncSetting>())
+            .filter { $0.key.hasPrefix(SyncReplica.SettingKey.pulledPrefix) }
+        for setting in positions {
+            let position = try SyncDevicePosition(setting.value)
+            guard position.lastSeen >= date else {
+                replica.ledger.context.delete(setting)
+                continue
             }
-            let context = ModelContext(replica.container)
-            let through = horizon
-            let pruned = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through })).count
-            guard pruned > 0 else { return try forgetOnly() }
-            try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through }))
-            try replica.ledger.set(SyncReplica.SettingKey.prunedThrough, to: String(decoding: try JSONEncoder().encode(through), as: UTF8.self))
-            try replica.ledger.save()
-            return pruned
+            // A walking device's place is where its walk began: it needs the history after.
+            guard let token = position.token else { return try forgetOnly() }
+            horizon = min(horizon, token)
         }
+        let context = ModelContext(replica.container)
+        let through = horizon
+        let pruned = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through })).count
+        guard pruned > 0 else { return try forgetOnly() }
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= through }))
+        try replica.ledger.set(SyncReplica.SettingKey.prunedThrough, to: String(decoding: try JSONEncoder().encode(through), as: UTF8.self))
+        try replica.ledger.save()
+        return pruned
     }
 
     /// Saves the forgetting of devices, pruning nothing.

@@ -46,6 +46,9 @@ public final class SyncZones: @unchecked Sendable {
     private var lastUse: [String: UInt64] = [:]
     private var opening: Set<String> = []
     private var uses: UInt64 = 0
+    /// Each zone's lock in this process, kept after its zone is let go: a request still running
+    /// on a server let go and one on the zone opened again take their turns.
+    private var zoneLocks: [String: NSLock] = [:]
 
     /// Zones whose stores `open` gives for each zone name.
     ///
@@ -79,6 +82,8 @@ public final class SyncZones: @unchecked Sendable {
             return server
         }
         opening.insert(zone)
+        let zoneLock = zoneLocks[zone] ?? NSLock()
+        zoneLocks[zone] = zoneLock
         condition.unlock()
         var opened: SyncServer?
         defer {
@@ -89,9 +94,10 @@ public final class SyncZones: @unchecked Sendable {
             }
         }
         let stores = try open(zone)
+        let exclusively = stores.exclusively
         opened = try SyncServer(
             container: stores.container, models: models, ledger: stores.ledger, migrationPlan: migrationPlan,
-            node: node, exclusively: stores.exclusively)
+            node: node, exclusively: { body in try zoneLock.withLock { try exclusively(body) } })
         return opened!
     }
 
