@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The tests' Hummingbird authentication (the sync's zones).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -230,6 +232,7 @@ let package = Package(
                 "OpenSwiftData", "OpenSwiftDataPostgres", "OpenSwiftDataServer", "OpenSwiftDataHummingbird", "OpenSwiftDataVapor", "TestSupport",
                 "SwiftDataSync", "SyncTestModels",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
