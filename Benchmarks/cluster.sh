@@ -18,3 +18,14 @@ cluster_cleanup() {
 }
 trap cluster_cleanup EXIT
 url="postgres://postgres@127.0.0.1:$cluster_port/postgres"
+
+# Waits until the server process $1 writes "listening <port>" to its log $2 (or dies: then
+# prints the log and fails); sets `server` to its address.
+wait_for_server() {
+    for _ in $(seq 1 3000); do
+        grep -q '^listening ' "$2" && break
+        kill -0 "$1" 2> /dev/null || { cat "$2"; exit 1; }
+        sleep 0.2
+    done
+    server="http://127.0.0.1:$(sed -n 's/^listening //p' "$2")"
+}

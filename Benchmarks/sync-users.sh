@@ -26,12 +26,7 @@ connections() { "$bin/psql" -At -h 127.0.0.1 -p "$cluster_port" -U postgres -c "
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1 (fsync off); server and devices (SQLite) on this machine; HTTP over loopback; at most $open_zones zones open"
 "$bench" --role serve-users --database-url "$url" --open-zones "$open_zones" > "$dir/serve.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 3000); do
-    grep -q '^listening ' "$dir/serve.log" && break
-    kill -0 "$server_pid" 2> /dev/null || { cat "$dir/serve.log"; exit 1; }
-    sleep 0.2
-done
-server="http://127.0.0.1:$(sed -n 's/^listening //p' "$dir/serve.log")"
+wait_for_server "$server_pid" "$dir/serve.log"
 ( while true; do connections >> "$dir/connections.log"; sleep 0.2; done ) &
 counter_pid=$!
 "$bench" --role users --server "$server" --users "$users" --concurrent "$concurrent" --rounds "$rounds" | tee "$dir/users.log" | grep -v '^load-'

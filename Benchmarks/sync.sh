@@ -18,12 +18,7 @@ cluster_cleanup_extra() { [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/nul
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1 (fsync off); devices on SQLite; HTTP over loopback"
 "$bench" --role serve --database-url "$url" --seed "$seed" > "$dir/serve.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 3000); do
-    grep -q '^listening ' "$dir/serve.log" && break
-    kill -0 "$server_pid" 2> /dev/null || { cat "$dir/serve.log"; exit 1; }
-    sleep 0.2
-done
+wait_for_server "$server_pid" "$dir/serve.log"
 grep -v '^listening ' "$dir/serve.log"
-server="http://127.0.0.1:$(sed -n 's/^listening //p' "$dir/serve.log")"
 "$bench" --role initial --server "$server"
 "$bench" --role measure --server "$server" --saves "$saves"

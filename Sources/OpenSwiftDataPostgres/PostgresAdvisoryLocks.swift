@@ -14,24 +14,19 @@ import PostgresNIO
 /// let locks = try PostgresAdvisoryLocks(url: databaseURL)
 /// SyncZones.Stores(container: container, ledger: ledger, exclusively: { try locks.withLock(named: "sync " + zone, $0) })
 /// ```
-public final class PostgresAdvisoryLocks: @unchecked Sendable {
+public final class PostgresAdvisoryLocks: Sendable {
     /// How many connections the locks hold at most: as many holders run at once in the process.
     public let maximumConnections: Int
-    private let endpoint: PostgresEndpoint
-    private let condition = NSCondition()
-    // Guarded by `condition`: connections no holder uses, and how many are open.
-    private var idle: [PostgresSession] = []
-    private var opened = 0
+    private let connections: PostgresSessionPool
 
     /// Locks on the database at `url`.
     ///
     /// - Throws: ``OpenSwiftData/SwiftDataError/loadIssueModelContainer`` when the URL is not a
     ///   PostgreSQL URL the store accepts or the server cannot be reached.
     public init(url: URL, tls: PostgresTLS? = nil, maximumConnections: Int = 8) throws {
-        endpoint = try PostgresEndpoint(url, configuration: "advisory locks", tls: tls)
+        let endpoint = try PostgresEndpoint(url, configuration: "advisory locks", tls: tls)
         self.maximumConnections = max(1, maximumConnections)
-        idle = [try PostgresSession(endpoint)]
-        opened = 1
+        connections = try PostgresSessionPool(first: PostgresSession(endpoint), maximum: self.maximumConnections, setUp: { _ in })
     }
 
     /// The key of the lock named `name`: FNV-1a of its UTF-8, the same in every process,
@@ -46,44 +41,16 @@ public final class PostgresAdvisoryLocks: @unchecked Sendable {
     /// (in this process or another) first.
     public func withLock<T>(named name: String, _ body: () throws -> T) throws -> T {
         let key = Self.key(named: name)
-        let session = try take()
-        do {
-            _ = try session.query("SELECT pg_advisory_lock(\(key))")
-        } catch {
-            discard(session)
-            throw error
+        return try connections.withSession { session in
+            do {
+                _ = try session.query("SELECT pg_advisory_lock(\(key))")
+            } catch {
+                session.close()
+                throw error
+            }
+            // A connection whose unlock failed may hold the lock still: closing it lets go.
+            defer { if (try? session.query("SELECT pg_advisory_unlock(\(key))")) == nil { session.close() } }
+            return try body()
         }
-        defer {
-            if (try? session.query("SELECT pg_advisory_unlock(\(key))")) == nil { discard(session) } else { giveBack(session) }
-        }
-        return try body()
-    }
-
-    private func take() throws -> PostgresSession {
-        condition.lock()
-        while idle.isEmpty && opened >= maximumConnections { condition.wait() }
-        if let session = idle.popLast() {
-            condition.unlock()
-            return session
-        }
-        opened += 1
-        condition.unlock()
-        do {
-            return try PostgresSession(endpoint)
-        } catch {
-            condition.withLock { opened -= 1; condition.signal() }
-            throw error
-        }
-    }
-
-    private func giveBack(_ session: PostgresSession) {
-        condition.withLock { idle.append(session); condition.signal() }
-    }
-
-    /// Closes a connection a lock's statement failed on (it may hold the lock still: closing
-    /// it lets the lock go).
-    private func discard(_ session: PostgresSession) {
-        session.close()
-        condition.withLock { opened -= 1; condition.signal() }
     }
 }

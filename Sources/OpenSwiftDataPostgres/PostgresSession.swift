@@ -70,6 +70,9 @@ final class PostgresSession: @unchecked Sendable {
         close()
     }
 
+    /// Whether the connection is closed (by ``close()``, the server or the network).
+    var isClosed: Bool { connection.isClosed }
+
     /// Closes the connection (again: nothing more).
     func close() {
         try? connection.close().wait()

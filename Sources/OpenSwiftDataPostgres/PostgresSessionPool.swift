@@ -119,9 +119,11 @@ final class PostgresSessionPool: @unchecked Sendable {
         }
     }
 
+    /// Keeps `session` for the next caller; a closed one (the server or the network closed it,
+    /// or its user did, after a failure that left it unusable) makes room for a new one instead.
     private func giveBack(_ session: PostgresSession) {
         condition.lock()
-        if closed {
+        if closed || session.isClosed {
             opened -= 1
             condition.unlock()
             session.close()
