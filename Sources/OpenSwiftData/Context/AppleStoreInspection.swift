@@ -1,0 +1,120 @@
+import Foundation
+
+/// What a store written by Apple's SwiftData or Core Data holds (Core Data's SQLite layout:
+/// `ZTRIP` tables, `Z_PK`, `Z_ENT`, `Z_PRIMARYKEY`, `Z_METADATA`), read from the file alone and
+/// without writing to it or the files beside it: entities with their tables, columns and row
+/// counts, join tables, the version identifiers and entity hashes the store records, its
+/// persistent history and its external data. `osd inspect` prints it.
+///
+/// ```swift
+/// let inspection = try AppleStoreInspection(storeAt: URL(fileURLWithPath: "default.store"))
+/// print(inspection.versionIdentifiers, inspection.entities.map { "\($0.name): \($0.rows)" })
+/// ```
+public struct AppleStoreInspection: Codable, Sendable {
+    /// One column of an entity's table, with the SQL type the store declared.
+    public struct Column: Codable, Sendable, Equatable {
+        public let name: String
+        public let declaredType: String
+    }
+
+    /// One entity, as `Z_PRIMARYKEY` numbers it.
+    public struct Entity: Codable, Sendable, Equatable {
+        public let name: String
+        /// Its number (`Z_ENT`), which its rows carry.
+        public let number: Int
+        /// The entity it inherits from, if any: its rows are in the root entity's table.
+        public let superentity: String?
+        /// The table its rows are in (`Z` and the root entity's name in capitals).
+        public let table: String
+        /// The rows of this entity (not of its subentities).
+        public let rows: Int
+        /// The highest primary key handed out (`Z_MAX`).
+        public let maximumPrimaryKey: Int
+        /// The table's columns, `Z_PK`, `Z_ENT` and `Z_OPT` first.
+        public let columns: [Column]
+    }
+
+    /// A table joining the models of a many-to-many relationship (`Z_<number><NAME>`).
+    public struct JoinTable: Codable, Sendable, Equatable {
+        public let name: String
+        public let columns: [Column]
+        public let rows: Int
+    }
+
+    public let entities: [Entity]
+    public let joinTables: [JoinTable]
+    /// The models' version identifiers, as the store's metadata records them
+    /// (`NSStoreModelVersionIdentifiers`).
+    public let versionIdentifiers: [String]
+    /// Each entity's version hash (`NSStoreModelVersionHashes`), what Core Data compares to
+    /// decide whether a store needs migrating.
+    public let versionHashes: [String: Data]
+    /// The store's identifier (`NSStoreUUID`).
+    public let storeIdentifier: String?
+    /// The store type the metadata names (`NSStoreType`, "SQLite").
+    public let storeType: String?
+    /// Whether the store keeps its compiled model (`Z_MODELCACHE`).
+    public let hasModelCache: Bool
+    /// The persistent history's transactions and changes, when the store keeps one.
+    public let history: (transactions: Int, changes: Int)?
+    /// The files of attributes kept outside the store (`.<store>_SUPPORT/_EXTERNAL_DATA`).
+    public let externalDataFiles: Int
+
+    /// Reads the store at `url` from a copy; the store and the files beside it are left as
+    /// they are.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when there is no file, it is not
+    ///   an SQLite database, or its tables are not Core Data's layout, saying which.
+    public init(storeAt url: URL) throws {
+        self = try AppleStoreReader.inspect(url)
+    }
+
+    init(
+        entities: [Entity], joinTables: [JoinTable], versionIdentifiers: [String], versionHashes: [String: Data],
+        storeIdentifier: String?, storeType: String?, hasModelCache: Bool, history: (Int, Int)?, externalDataFiles: Int
+    ) {
+        self.entities = entities
+        self.joinTables = joinTables
+        self.versionIdentifiers = versionIdentifiers
+        self.versionHashes = versionHashes
+        self.storeIdentifier = storeIdentifier
+        self.storeType = storeType
+        self.hasModelCache = hasModelCache
+        self.history = history
+        self.externalDataFiles = externalDataFiles
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entities, joinTables, versionIdentifiers, versionHashes, storeIdentifier, storeType, hasModelCache
+        case historyTransactions, historyChanges, externalDataFiles
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entities = try container.decode([Entity].self, forKey: .entities)
+        joinTables = try container.decode([JoinTable].self, forKey: .joinTables)
+        versionIdentifiers = try container.decode([String].self, forKey: .versionIdentifiers)
+        versionHashes = try container.decode([String: Data].self, forKey: .versionHashes)
+        storeIdentifier = try container.decodeIfPresent(String.self, forKey: .storeIdentifier)
+        storeType = try container.decodeIfPresent(String.self, forKey: .storeType)
+        hasModelCache = try container.decode(Bool.self, forKey: .hasModelCache)
+        let transactions = try container.decodeIfPresent(Int.self, forKey: .historyTransactions)
+        let changes = try container.decodeIfPresent(Int.self, forKey: .historyChanges)
+        history = transactions.map { ($0, changes ?? 0) }
+        externalDataFiles = try container.decode(Int.self, forKey: .externalDataFiles)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entities, forKey: .entities)
+        try container.encode(joinTables, forKey: .joinTables)
+        try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
+        try container.encode(versionHashes, forKey: .versionHashes)
+        try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)
+        try container.encodeIfPresent(storeType, forKey: .storeType)
+        try container.encode(hasModelCache, forKey: .hasModelCache)
+        try container.encodeIfPresent(history?.transactions, forKey: .historyTransactions)
+        try container.encodeIfPresent(history?.changes, forKey: .historyChanges)
+        try container.encode(externalDataFiles, forKey: .externalDataFiles)
+    }
+}
