@@ -40,6 +40,9 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            if PostgresConfiguration.named(store, databaseSchema: databaseSchema) == nil, AppleStoreInspection.isAppleStore(at: URL(fileURLWithPath: store)) {
+                return try printAppleStore(AppleStoreInspection(storeAt: URL(fileURLWithPath: store)))
+            }
             let inspection = try PostgresConfiguration.named(store, databaseSchema: databaseSchema).map(PostgresStore.inspection(of:))
                 ?? StoreInspection(storeAt: URL(fileURLWithPath: store))
             if json { return try printJSON(inspection) }
@@ -76,6 +79,33 @@ struct Inspect: ParsableCommand {
             }
             print("\nPersistent history: \(inspection.historyTransactions) transaction(s), \(inspection.historyChanges) change(s) (osd history lists them).")
         }
+    }
+
+    /// A store Apple's SwiftData or Core Data wrote, as its tables show it.
+    private func printAppleStore(_ inspection: AppleStoreInspection) throws {
+        if json { return try printJSON(inspection) }
+        print("Store \(store): written by Apple's SwiftData or Core Data (Core Data's SQLite layout); read from a copy, the store is left as it is")
+        print("Store identifier \(inspection.storeIdentifier ?? "none"), type \(inspection.storeType ?? "unknown")")
+        print("Model versions: \(inspection.versionIdentifiers.isEmpty ? "none recorded" : inspection.versionIdentifiers.joined(separator: ", "))")
+        for entity in inspection.entities {
+            let kind = entity.superentity.map { ", a subentity of \($0)" } ?? ""
+            let hash = inspection.versionHashes[entity.name].map { ", version hash \($0.prefix(8).map { String(format: "%02x", $0) }.joined())…" } ?? ""
+            print("\n\(entity.name) (entity \(entity.number), table \(entity.table)\(kind)\(hash)): \(entity.rows) row\(entity.rows == 1 ? "" : "s")")
+            for column in entity.columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) {
+                print("  \(column.name) \(column.declaredType)")
+            }
+        }
+        if !inspection.joinTables.isEmpty { print("\nJoin tables (many-to-many):") }
+        for table in inspection.joinTables {
+            print("  \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))): \(table.rows) row\(table.rows == 1 ? "" : "s")")
+        }
+        if let history = inspection.history {
+            print("\nPersistent history: \(history.transactions) transaction(s), \(history.changes) change(s).")
+        } else {
+            print("\nNo persistent history.")
+        }
+        print("External data files: \(inspection.externalDataFiles)")
+        print("Model cache (Z_MODELCACHE): \(inspection.hasModelCache ? "kept" : "none")")
     }
 }
 

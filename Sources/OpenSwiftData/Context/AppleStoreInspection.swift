@@ -69,6 +69,11 @@ public struct AppleStoreInspection: Codable, Sendable {
         self = try AppleStoreReader.inspect(url)
     }
 
+    /// Whether the file at `url` is an SQLite database in Core Data's layout (read from a copy).
+    public static func isAppleStore(at url: URL) -> Bool {
+        AppleStoreReader.hasAppleLayout(url)
+    }
+
     init(
         entities: [Entity], joinTables: [JoinTable], versionIdentifiers: [String], versionHashes: [String: Data],
         storeIdentifier: String?, storeType: String?, hasModelCache: Bool, history: (Int, Int)?, externalDataFiles: Int

@@ -31,6 +31,27 @@ import Testing
         return url
     }
 
+    @Test func inspectShowsAStoreAppleSwiftDataWroteWithoutWritingToIt() async throws {
+        try #require(OSDProcess.isBuilt)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osd-apple-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("default.store")
+        try AppleLayoutStore.writeTripsWithSavesInTheLog(at: url, trips: 2, extraTrips: 1)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+        let text = try await OSDProcess.capture(["inspect", url.path])
+        #expect(text.status == 0, "\(text.output)")
+        #expect(text.output.contains("written by Apple's SwiftData or Core Data"))
+        #expect(text.output.contains("Model versions: 1.0.0"))
+        #expect(text.output.contains("Trip (entity 1, table ZTRIP, version hash 0101010101010101…): 3 rows"))
+        #expect(text.output.contains("  ZSTART TIMESTAMP"))
+        #expect(text.output.contains("Z_1TAGS (Z_1TRIPS, Z_3TAGS): 2 rows"))
+        #expect(text.output.contains("Persistent history: 2 transaction(s), 6 change(s)."))
+        let json = try await OSDProcess.capture(["inspect", "--json", url.path])
+        #expect(try JSONDecoder().decode(AppleStoreInspection.self, from: Data(json.output.utf8)).entities.map(\.rows) == [3, 4, 2])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) } == before)
+    }
+
     @Test func inspectShowsTheRecordedSchemaCountsFilesAndAMidwayHistoryWithoutWriting() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV2.self)

@@ -9,6 +9,10 @@ enum AppleStoreReader {
     static let transactionTable = "ATRANSACTION"
     static let changeTable = "ACHANGE"
 
+    static func hasAppleLayout(_ url: URL) -> Bool {
+        (try? AppleStoreFile.readCopy(of: url) { try AppleStoreFile.hasAppleLayout($0) }) ?? false
+    }
+
     static func inspect(_ url: URL) throws -> AppleStoreInspection {
         try AppleStoreFile.readCopy(of: url) { db in
             guard try AppleStoreFile.hasAppleLayout(db) else {
