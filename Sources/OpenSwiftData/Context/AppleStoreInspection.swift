@@ -49,11 +49,12 @@ public struct AppleStoreInspection: Codable, Sendable {
     /// Each entity's version hash (`NSStoreModelVersionHashes`), what Core Data compares to
     /// decide whether a store needs migrating.
     public let versionHashes: [String: Data]
-    /// The store's identifier (`NSStoreUUID`).
+    /// The store's identifier (`Z_METADATA.Z_UUID`), which its models' URIs carry.
     public let storeIdentifier: String?
     /// The store type the metadata names (`NSStoreType`, "SQLite").
     public let storeType: String?
-    /// Whether the store keeps its compiled model (`Z_MODELCACHE`).
+    /// Whether the store keeps its compiled model (`Z_MODELCACHE`, a keyed archive compressed
+    /// with raw DEFLATE).
     public let hasModelCache: Bool
     /// The persistent history's transactions and changes, when the store keeps one.
     public let history: (transactions: Int, changes: Int)?

@@ -6,7 +6,7 @@ import GRDB
 /// with `Z_PK`, `Z_ENT` and `Z_OPT`; `Z_PRIMARYKEY` numbering the entities; `Z_METADATA` with a
 /// binary property list; many-to-many join tables `Z_<entity number><RELATIONSHIP>`; the
 /// persistent history's `ATRANSACTION` and `ACHANGE`; external data in
-/// `.<store>_SUPPORT/_EXTERNAL_DATA`.
+/// `.<store>_SUPPORT/_EXTERNAL_DATA`. The model cache (`Z_MODELCACHE`) is left empty.
 enum AppleLayoutStore {
     /// A trip planner's store: trips (1), their stops (2, to-one `trip`), tags (3, many-to-many
     /// with trips), a persistent history and one external photo.
@@ -24,8 +24,10 @@ enum AppleLayoutStore {
                 CREATE TABLE Z_1TAGS (Z_1TRIPS INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_1TRIPS, Z_3TAGS));
                 CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB);
                 CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB);
+                CREATE TABLE ATRANSACTIONSTRING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                INSERT INTO ATRANSACTIONSTRING VALUES (1, 16003, NULL, 'app');
                 """)
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Trip', 0, ?), (2, 'Stop', 0, ?), (3, 'Tag', 0, 2), (16001, 'CHANGE', 0, ?), (16002, 'TRANSACTION', 0, ?)",
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY VALUES (1, 'Trip', 0, ?), (2, 'Stop', 0, ?), (3, 'Tag', 0, 2), (16001, 'CHANGE', 0, ?), (16002, 'TRANSACTION', 0, ?), (16003, 'TRANSACTIONSTRING', 0, 1)",
                            arguments: [trips, trips * 2, trips * 3, trips])
             for trip in 1...trips {
                 let start = Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(trip) * 86_400).timeIntervalSinceReferenceDate
@@ -37,17 +39,18 @@ enum AppleLayoutStore {
                     try db.execute(sql: "INSERT INTO ZSTOP VALUES (?, 2, 1, ?, ?)", arguments: [(trip - 1) * 2 + stop + 1, trip, "Stop \(trip).\(stop)"])
                 }
                 try db.execute(sql: "INSERT INTO Z_1TAGS VALUES (?, ?)", arguments: [trip, trip % 2 + 1])
-                try db.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP, ZAUTHOR) VALUES (?, 16002, 1, ?, 'app')", arguments: [trip, start])
+                try db.execute(sql: "INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZTIMESTAMP, ZAUTHORTS) VALUES (?, 16002, NULL, ?, 1)", arguments: [trip, start])
                 for change in 0..<3 {
-                    try db.execute(sql: "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (?, 16001, 1, 0, ?, ?, ?)",
+                    try db.execute(sql: "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID) VALUES (?, 16001, NULL, 0, ?, ?, ?)",
                                    arguments: [(trip - 1) * 3 + change + 1, change == 0 ? 1 : 2, trip, trip])
                 }
             }
             try db.execute(sql: "INSERT INTO ZTAG VALUES (1, 3, 1, 'family'), (2, 3, 1, 'work')")
+            // The store's identifier is in Z_UUID, not in the property list.
             let plist: [String: Any] = [
                 "NSStoreType": "SQLite",
-                "NSStoreUUID": "0B1C7A52-2F64-4D3E-8C2B-5F9A1E7D3C40",
-                "NSPersistenceFrameworkVersion": 1344,
+                "NSPersistenceFrameworkVersion": 1345,
+                "_NSAutoVacuumLevel": "2",
                 "NSStoreModelVersionHashesVersion": 3,
                 "NSStoreModelVersionIdentifiers": ["1.0.0"],
                 "NSStoreModelVersionHashes": ["Trip": Data(repeating: 1, count: 32), "Stop": Data(repeating: 2, count: 32), "Tag": Data(repeating: 3, count: 32)],

@@ -37,7 +37,7 @@ import Testing
         #expect(inspection.versionHashes["Trip"] == Data(repeating: 1, count: 32))
         #expect(inspection.storeIdentifier == "0B1C7A52-2F64-4D3E-8C2B-5F9A1E7D3C40")
         #expect(inspection.storeType == "SQLite")
-        #expect(inspection.hasModelCache)
+        #expect(!inspection.hasModelCache)
         #expect(inspection.history?.transactions == 3 && inspection.history?.changes == 9)
         #expect(inspection.externalDataFiles == 1)
 

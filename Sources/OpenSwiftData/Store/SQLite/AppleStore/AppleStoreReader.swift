@@ -5,7 +5,8 @@ import GRDB
 /// `Z_PRIMARYKEY` numbers, their tables and rows, the join tables, the metadata's binary
 /// property list, the persistent history's tables and the external data folder.
 enum AppleStoreReader {
-    /// The persistent history's tables.
+    /// The persistent history's tables (their entities are numbered 16001 CHANGE, 16002
+    /// TRANSACTION, 16003 TRANSACTIONSTRING in Z_PRIMARYKEY).
     static let transactionTable = "ATRANSACTION"
     static let changeTable = "ACHANGE"
 
@@ -53,6 +54,8 @@ enum AppleStoreReader {
                 joinTables.append(AppleStoreInspection.JoinTable(name: table, columns: try columns(of: table, in: db), rows: rows))
             }
             let metadata = try metadata(in: db, url: url)
+            // The store's identifier is Z_METADATA's Z_UUID column (the property list lacks it).
+            let identifier = try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION DESC LIMIT 1")
             var history: (Int, Int)?
             if try db.tableExists(transactionTable) {
                 let transactions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(transactionTable)") ?? 0
@@ -63,8 +66,10 @@ enum AppleStoreReader {
                 entities: entities, joinTables: joinTables,
                 versionIdentifiers: (metadata["NSStoreModelVersionIdentifiers"] as? [Any])?.map { "\($0)" } ?? [],
                 versionHashes: (metadata["NSStoreModelVersionHashes"] as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:],
-                storeIdentifier: metadata["NSStoreUUID"] as? String, storeType: metadata["NSStoreType"] as? String,
-                hasModelCache: try db.tableExists(AppleStoreFile.modelCacheTable), history: history,
+                storeIdentifier: identifier ?? metadata["NSStoreUUID"] as? String, storeType: metadata["NSStoreType"] as? String,
+                hasModelCache: try db.tableExists(AppleStoreFile.modelCacheTable)
+                    && (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL") ?? 0) > 0,
+                history: history,
                 externalDataFiles: externalDataFiles(of: url))
         }
     }
