@@ -63,12 +63,15 @@ let package = Package(
         // A thread-local pointer as C has it: the backing-data handoff's offer, a load and a
         // store per loaded model.
         .target(name: "ThreadLocalOffer"),
+        // The system's zlib, for the model a Core Data store keeps (raw DEFLATE).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "OpenSwiftData",
             dependencies: [
                 "OpenSwiftDataMacros",
                 "SQLiteDefensive",
                 "ThreadLocalOffer",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

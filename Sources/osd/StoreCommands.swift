@@ -91,8 +91,21 @@ struct Inspect: ParsableCommand {
             let kind = entity.superentity.map { ", a subentity of \($0)" } ?? ""
             let hash = inspection.versionHashes[entity.name].map { ", version hash \($0.prefix(8).map { String(format: "%02x", $0) }.joined())…" } ?? ""
             print("\n\(entity.name) (entity \(entity.number), table \(entity.table)\(kind)\(hash)): \(entity.rows) row\(entity.rows == 1 ? "" : "s")")
-            for column in entity.columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) {
-                print("  \(column.name) \(column.declaredType)")
+            if let modelEntity = inspection.model?.first(where: { $0.name == entity.name }) {
+                let inherited = Set(inspection.model?.first { $0.name == modelEntity.superentity }.map { $0.attributes.map(\.name) + $0.relationships.map(\.name) } ?? [])
+                for attribute in modelEntity.attributes where !inherited.contains(attribute.name) {
+                    let transformer = attribute.transformerName.map { ", transformer \($0)" } ?? ""
+                    print("  \(attribute.name): \(attribute.type)\(attribute.isOptional ? "?" : "")\(transformer)  (column Z\(attribute.name.uppercased()))")
+                }
+                for relationship in modelEntity.relationships where !inherited.contains(relationship.name) {
+                    let inverse = relationship.inverse.map { ", inverse \($0)" } ?? ""
+                    let destination = relationship.isToMany ? "[\(relationship.destination)]" : relationship.destination + (relationship.isOptional ? "?" : "")
+                    print("  \(relationship.name) → \(destination)\(inverse), delete rule \(relationship.deleteRule)\(relationship.isOrdered ? ", ordered" : "")")
+                }
+            } else {
+                for column in entity.columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) {
+                    print("  \(column.name) \(column.declaredType)")
+                }
             }
         }
         if !inspection.joinTables.isEmpty { print("\nJoin tables (many-to-many):") }
@@ -105,7 +118,11 @@ struct Inspect: ParsableCommand {
             print("\nNo persistent history.")
         }
         print("External data files: \(inspection.externalDataFiles)")
-        print("Model cache (Z_MODELCACHE): \(inspection.hasModelCache ? "kept" : "none")")
+        if let problem = inspection.modelProblem {
+            print("Model cache (Z_MODELCACHE): kept, but not read: \(problem); the entities above show their tables' columns")
+        } else {
+            print("Model cache (Z_MODELCACHE): \(inspection.model != nil ? "kept, read: the entities above show the model it holds" : "none; the entities above show their tables' columns")")
+        }
     }
 }
 

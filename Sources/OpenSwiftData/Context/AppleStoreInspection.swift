@@ -41,8 +41,46 @@ public struct AppleStoreInspection: Codable, Sendable {
         public let rows: Int
     }
 
+    /// One attribute of the model the store keeps.
+    public struct ModelAttribute: Codable, Sendable, Equatable {
+        public let name: String
+        /// Core Data's type of it (`Int64`, `String`, `Date`, `UUID`, `Transformable`, …).
+        public let type: String
+        public let isOptional: Bool
+        /// The class of its values (`NSString`, `NSNumber`, …).
+        public let valueClassName: String?
+        /// A transformable attribute's transformer.
+        public let transformerName: String?
+    }
+
+    /// One relationship of the model the store keeps.
+    public struct ModelRelationship: Codable, Sendable, Equatable {
+        public let name: String
+        public let destination: String
+        public let inverse: String?
+        public let isToMany: Bool
+        public let isOptional: Bool
+        /// `nullify`, `cascade`, `deny` or `noAction`.
+        public let deleteRule: String
+        public let isOrdered: Bool
+    }
+
+    /// One entity of the model the store keeps, its inherited properties included.
+    public struct ModelEntity: Codable, Sendable, Equatable {
+        public let name: String
+        public let superentity: String?
+        public let isAbstract: Bool
+        public let attributes: [ModelAttribute]
+        public let relationships: [ModelRelationship]
+    }
+
     public let entities: [Entity]
     public let joinTables: [JoinTable]
+    /// The model the store was written with, from its model cache (`Z_MODELCACHE`): `nil` when
+    /// the store keeps none or it could not be read (``modelProblem`` says why).
+    public let model: [ModelEntity]?
+    /// Why the model cache could not be read, when it could not.
+    public let modelProblem: String?
     /// The models' version identifiers, as the store's metadata records them
     /// (`NSStoreModelVersionIdentifiers`).
     public let versionIdentifiers: [String]
@@ -76,11 +114,13 @@ public struct AppleStoreInspection: Codable, Sendable {
     }
 
     init(
-        entities: [Entity], joinTables: [JoinTable], versionIdentifiers: [String], versionHashes: [String: Data],
+        entities: [Entity], joinTables: [JoinTable], model: [ModelEntity]?, modelProblem: String?, versionIdentifiers: [String], versionHashes: [String: Data],
         storeIdentifier: String?, storeType: String?, hasModelCache: Bool, history: (Int, Int)?, externalDataFiles: Int
     ) {
         self.entities = entities
         self.joinTables = joinTables
+        self.model = model
+        self.modelProblem = modelProblem
         self.versionIdentifiers = versionIdentifiers
         self.versionHashes = versionHashes
         self.storeIdentifier = storeIdentifier
@@ -91,7 +131,7 @@ public struct AppleStoreInspection: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case entities, joinTables, versionIdentifiers, versionHashes, storeIdentifier, storeType, hasModelCache
+        case entities, joinTables, model, modelProblem, versionIdentifiers, versionHashes, storeIdentifier, storeType, hasModelCache
         case historyTransactions, historyChanges, externalDataFiles
     }
 
@@ -99,6 +139,8 @@ public struct AppleStoreInspection: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         entities = try container.decode([Entity].self, forKey: .entities)
         joinTables = try container.decode([JoinTable].self, forKey: .joinTables)
+        model = try container.decodeIfPresent([ModelEntity].self, forKey: .model)
+        modelProblem = try container.decodeIfPresent(String.self, forKey: .modelProblem)
         versionIdentifiers = try container.decode([String].self, forKey: .versionIdentifiers)
         versionHashes = try container.decode([String: Data].self, forKey: .versionHashes)
         storeIdentifier = try container.decodeIfPresent(String.self, forKey: .storeIdentifier)
@@ -114,6 +156,8 @@ public struct AppleStoreInspection: Codable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(entities, forKey: .entities)
         try container.encode(joinTables, forKey: .joinTables)
+        try container.encodeIfPresent(model, forKey: .model)
+        try container.encodeIfPresent(modelProblem, forKey: .modelProblem)
         try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
         try container.encode(versionHashes, forKey: .versionHashes)
         try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)

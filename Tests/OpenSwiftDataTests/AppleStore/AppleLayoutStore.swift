@@ -6,7 +6,7 @@ import GRDB
 /// with `Z_PK`, `Z_ENT` and `Z_OPT`; `Z_PRIMARYKEY` numbering the entities; `Z_METADATA` with a
 /// binary property list; many-to-many join tables `Z_<entity number><RELATIONSHIP>`; the
 /// persistent history's `ATRANSACTION` and `ACHANGE`; external data in
-/// `.<store>_SUPPORT/_EXTERNAL_DATA`. The model cache (`Z_MODELCACHE`) is left empty.
+/// `.<store>_SUPPORT/_EXTERNAL_DATA`; the model in `Z_MODELCACHE` (``AppleLayoutModelCache``).
 enum AppleLayoutStore {
     /// A trip planner's store: trips (1), their stops (2, to-one `trip`), tags (3, many-to-many
     /// with trips), a persistent history and one external photo.
@@ -57,6 +57,7 @@ enum AppleLayoutStore {
             ]
             let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
             try db.execute(sql: "INSERT INTO Z_METADATA VALUES (1, '0B1C7A52-2F64-4D3E-8C2B-5F9A1E7D3C40', ?)", arguments: [data])
+            try db.execute(sql: "INSERT INTO Z_MODELCACHE VALUES (?)", arguments: [try AppleLayoutModelCache.trips()])
         }
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try queue.close()

@@ -37,7 +37,14 @@ import Testing
         #expect(inspection.versionHashes["Trip"] == Data(repeating: 1, count: 32))
         #expect(inspection.storeIdentifier == "0B1C7A52-2F64-4D3E-8C2B-5F9A1E7D3C40")
         #expect(inspection.storeType == "SQLite")
-        #expect(!inspection.hasModelCache)
+        #expect(inspection.hasModelCache)
+        #expect(inspection.modelProblem == nil)
+        let model = try #require(inspection.model)
+        #expect(model.map(\.name) == ["Stop", "Tag", "Trip"])
+        let trip = try #require(model.first { $0.name == "Trip" })
+        #expect(trip.attributes.map { "\($0.name): \($0.type)\($0.isOptional ? "?" : "")" } == ["budget: Double", "id: UUID", "name: String", "photo: Data?", "start: Date?"])
+        #expect(trip.relationships.map { "\($0.name) \($0.destination) \($0.isToMany) \($0.inverse ?? "-") \($0.deleteRule)" } == ["stops Stop true trip cascade", "tags Tag true trips nullify"])
+        #expect(model.first { $0.name == "Stop" }?.relationships.first?.isToMany == false)
         #expect(inspection.history?.transactions == 3 && inspection.history?.changes == 9)
         #expect(inspection.externalDataFiles == 1)
 
@@ -82,6 +89,19 @@ import Testing
         let truncated = try Data(contentsOf: url)
         #expect(throws: SwiftDataError.self) { try AppleStoreInspection(storeAt: url) }
         #expect(try Data(contentsOf: url) == truncated)
+
+        // A model cache that is not raw DEFLATE: the rest is read, and the problem said.
+        try FileManager.default.removeItem(at: url)
+        try AppleLayoutStore.writeTrips(at: url)
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { try $0.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = x'00ff00ff'") }
+            try queue.close()
+        }
+        let damagedCache = try AppleStoreInspection(storeAt: url)
+        #expect(damagedCache.model == nil)
+        #expect(damagedCache.modelProblem?.contains("not raw DEFLATE") == true)
+        #expect(damagedCache.entities.count == 3)
 
         // A table Z_PRIMARYKEY names, gone.
         try FileManager.default.removeItem(at: url)

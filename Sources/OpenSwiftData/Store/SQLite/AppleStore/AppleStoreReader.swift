@@ -62,8 +62,18 @@ enum AppleStoreReader {
                 let changes = try db.tableExists(changeTable) ? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(changeTable)") ?? 0 : 0
                 history = (transactions, changes)
             }
+            var model: [AppleStoreInspection.ModelEntity]?
+            var modelProblem: String?
+            if try db.tableExists(AppleStoreFile.modelCacheTable),
+               let content = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1") {
+                do {
+                    model = try AppleStoreModelCache.entities(from: content)
+                } catch {
+                    modelProblem = "\(error)"
+                }
+            }
             return AppleStoreInspection(
-                entities: entities, joinTables: joinTables,
+                entities: entities, joinTables: joinTables, model: model, modelProblem: modelProblem,
                 versionIdentifiers: (metadata["NSStoreModelVersionIdentifiers"] as? [Any])?.map { "\($0)" } ?? [],
                 versionHashes: (metadata["NSStoreModelVersionHashes"] as? [String: Any])?.compactMapValues { $0 as? Data } ?? [:],
                 storeIdentifier: identifier ?? metadata["NSStoreUUID"] as? String, storeType: metadata["NSStoreType"] as? String,
