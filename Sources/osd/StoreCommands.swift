@@ -229,14 +229,18 @@ struct Check: ParsableCommand {
 
     func run() throws {
         var problems: [String] = []
+        var isAppleStore = false
         try reportingErrors {
+            let url = URL(fileURLWithPath: store)
+            isAppleStore = PostgresConfiguration.named(store, databaseSchema: databaseSchema) == nil && AppleStoreInspection.isAppleStore(at: url)
             problems = try PostgresConfiguration.named(store, databaseSchema: databaseSchema).map(PostgresStore.problems(of:))
-                ?? StoreInspection.problems(inStoreAt: URL(fileURLWithPath: store))
+                ?? (isAppleStore ? AppleStoreInspection.problems(inStoreAt: url) : StoreInspection.problems(inStoreAt: url))
         }
         if json {
             try printJSON(["problems": problems])
         } else {
-            print(problems.isEmpty ? "\(store): no problem found." : problems.joined(separator: "\n"))
+            let kind = isAppleStore ? " (a store written by Apple's SwiftData or Core Data, checked from a copy)" : ""
+            print(problems.isEmpty ? "\(store)\(kind): no problem found." : problems.joined(separator: "\n"))
         }
         if !problems.isEmpty { throw ExitCode(1) }
     }

@@ -81,6 +81,7 @@ enum AppleLayoutStore {
             for trip in trips + 1...trips + extraTrips {
                 try db.execute(sql: "INSERT INTO ZTRIP (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 1, 1, ?)", arguments: [trip, "Trip \(trip)"])
             }
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = 1", arguments: [trips + extraTrips])
         }
         // Copied while the app's connection is open: the log is as the app left it.
         for suffix in ["", "-wal", "-shm"] {

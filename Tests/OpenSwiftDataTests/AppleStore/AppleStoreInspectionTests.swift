@@ -67,6 +67,29 @@ import Testing
         #expect(try files(beside: url) == before)
     }
 
+    @Test func aSoundStoreChecksCleanAndDamageIsNamed() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("default.store")
+        try AppleLayoutStore.writeTrips(at: url)
+        #expect(try AppleStoreInspection.problems(inStoreAt: url) == [])
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZSTOP SET ZTRIP = 99 WHERE Z_PK = 1")
+            try db.execute(sql: "INSERT INTO Z_1TAGS VALUES (2, 77)")
+            try db.execute(sql: "INSERT INTO ZTAG VALUES (9, 5, 1, 'stray')")
+        }
+        try queue.close()
+        let before = try files(beside: url)
+        let problems = try AppleStoreInspection.problems(inStoreAt: url)
+        #expect(problems.contains { $0.contains("Stop.trip: 1 row(s) of ZSTOP name a Trip (ZTRIP) that ZTRIP does not have") }, "\(problems)")
+        #expect(problems.contains { $0.contains("Z_1TAGS.Z_3TAGS: 1 link(s) to a Tag") }, "\(problems)")
+        #expect(problems.contains { $0.contains("ZTAG: 1 row(s) whose Z_ENT names no entity") }, "\(problems)")
+        #expect(problems.contains { $0.contains("ZTAG: its highest Z_PK is 9, but Z_PRIMARYKEY's Z_MAX for Tag is 2") }, "\(problems)")
+        #expect(problems.count == 4, "\(problems)")
+        #expect(try files(beside: url) == before)
+    }
+
     @Test func aDatabaseWithoutCoreDatasTablesIsRefusedSayingSo() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

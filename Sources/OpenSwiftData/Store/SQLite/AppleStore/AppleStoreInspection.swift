@@ -108,6 +108,15 @@ public struct AppleStoreInspection: Codable, Sendable {
         self = try AppleStoreReader.inspect(url)
     }
 
+    /// What is wrong with the store at `url`, read from a copy: SQLite's integrity check, rows
+    /// naming entities their table does not hold, primary keys past `Z_MAX`, to-one and join
+    /// table columns naming rows that are not there, entities of the model `Z_PRIMARYKEY` does
+    /// not number, entities without a version hash, a model cache that cannot be read. Empty
+    /// when nothing is.
+    public static func problems(inStoreAt url: URL) throws -> [String] {
+        try AppleStoreCheck.problems(url)
+    }
+
     /// Whether the file at `url` is an SQLite database in Core Data's layout (read from a copy).
     public static func isAppleStore(at url: URL) -> Bool {
         AppleStoreReader.hasAppleLayout(url)
