@@ -7,8 +7,8 @@ import GRDB
 /// names a row that is there, and every entity the model the store keeps has is numbered.
 enum AppleStoreCheck {
     static func problems(_ url: URL) throws -> [String] {
-        let inspection = try AppleStoreReader.inspect(url)
-        return try AppleStoreFile.readCopy(of: url) { db in
+        try AppleStoreFile.readCopy(of: url) { db in
+            let inspection = try AppleStoreReader.inspect(db, url: url)
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }.map { "SQLite's integrity check: \($0)" }
             let byNumber = Dictionary(inspection.entities.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
             for (table, entities) in Dictionary(grouping: inspection.entities, by: \.table) {

@@ -94,8 +94,14 @@ public struct AppleStoreInspection: Codable, Sendable {
     /// Whether the store keeps its compiled model (`Z_MODELCACHE`, a keyed archive compressed
     /// with raw DEFLATE).
     public let hasModelCache: Bool
+    /// How much persistent history a store keeps.
+    public struct History: Codable, Sendable, Equatable {
+        public let transactions: Int
+        public let changes: Int
+    }
+
     /// The persistent history's transactions and changes, when the store keeps one.
-    public let history: (transactions: Int, changes: Int)?
+    public let history: History?
     /// The files of attributes kept outside the store (`.<store>_SUPPORT/_EXTERNAL_DATA`).
     public let externalDataFiles: Int
 
@@ -124,7 +130,7 @@ public struct AppleStoreInspection: Codable, Sendable {
 
     init(
         entities: [Entity], joinTables: [JoinTable], model: [ModelEntity]?, modelProblem: String?, versionIdentifiers: [String], versionHashes: [String: Data],
-        storeIdentifier: String?, storeType: String?, hasModelCache: Bool, history: (Int, Int)?, externalDataFiles: Int
+        storeIdentifier: String?, storeType: String?, hasModelCache: Bool, history: History?, externalDataFiles: Int
     ) {
         self.entities = entities
         self.joinTables = joinTables
@@ -137,43 +143,5 @@ public struct AppleStoreInspection: Codable, Sendable {
         self.hasModelCache = hasModelCache
         self.history = history
         self.externalDataFiles = externalDataFiles
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case entities, joinTables, model, modelProblem, versionIdentifiers, versionHashes, storeIdentifier, storeType, hasModelCache
-        case historyTransactions, historyChanges, externalDataFiles
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        entities = try container.decode([Entity].self, forKey: .entities)
-        joinTables = try container.decode([JoinTable].self, forKey: .joinTables)
-        model = try container.decodeIfPresent([ModelEntity].self, forKey: .model)
-        modelProblem = try container.decodeIfPresent(String.self, forKey: .modelProblem)
-        versionIdentifiers = try container.decode([String].self, forKey: .versionIdentifiers)
-        versionHashes = try container.decode([String: Data].self, forKey: .versionHashes)
-        storeIdentifier = try container.decodeIfPresent(String.self, forKey: .storeIdentifier)
-        storeType = try container.decodeIfPresent(String.self, forKey: .storeType)
-        hasModelCache = try container.decode(Bool.self, forKey: .hasModelCache)
-        let transactions = try container.decodeIfPresent(Int.self, forKey: .historyTransactions)
-        let changes = try container.decodeIfPresent(Int.self, forKey: .historyChanges)
-        history = transactions.map { ($0, changes ?? 0) }
-        externalDataFiles = try container.decode(Int.self, forKey: .externalDataFiles)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entities, forKey: .entities)
-        try container.encode(joinTables, forKey: .joinTables)
-        try container.encodeIfPresent(model, forKey: .model)
-        try container.encodeIfPresent(modelProblem, forKey: .modelProblem)
-        try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
-        try container.encode(versionHashes, forKey: .versionHashes)
-        try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)
-        try container.encodeIfPresent(storeType, forKey: .storeType)
-        try container.encode(hasModelCache, forKey: .hasModelCache)
-        try container.encodeIfPresent(history?.transactions, forKey: .historyTransactions)
-        try container.encodeIfPresent(history?.changes, forKey: .historyChanges)
-        try container.encode(externalDataFiles, forKey: .externalDataFiles)
     }
 }

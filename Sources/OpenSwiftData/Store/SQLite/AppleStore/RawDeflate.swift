@@ -9,23 +9,7 @@ enum RawDeflate {
         var stream = z_stream()
         guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var input = [UInt8](data)
-        let status: Int32 = input.withUnsafeMutableBufferPointer { source in
-            stream.next_in = source.baseAddress
-            stream.avail_in = uInt(source.count)
-            while true {
-                let result = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = uInt(buffer.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if result != Z_OK || output.count > limit { return result }
-            }
-        }
-        return status == Z_STREAM_END ? output : nil
+        return run(&stream, on: data, limit: limit) { CZlib.inflate(&$0, Z_NO_FLUSH) }
     }
 
     /// `data` deflated, raw (what a Core Data store's model cache holds).
@@ -33,6 +17,12 @@ enum RawDeflate {
         var stream = z_stream()
         guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
+        return run(&stream, on: data, limit: .max) { CZlib.deflate(&$0, Z_FINISH) }
+    }
+
+    /// Feeds `data` to `stream`, calling `step` for each chunk of output until it says the
+    /// stream ended (the output) or anything else (`nil`).
+    private static func run(_ stream: inout z_stream, on data: Data, limit: Int, step: (inout z_stream) -> Int32) -> Data? {
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var input = [UInt8](data)
@@ -43,10 +33,10 @@ enum RawDeflate {
                 let result = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = uInt(buffer.count)
-                    return CZlib.deflate(&stream, Z_FINISH)
+                    return step(&stream)
                 }
                 output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if result != Z_OK { return result }
+                if result != Z_OK || output.count > limit { return result }
             }
         }
         return status == Z_STREAM_END ? output : nil
