@@ -24,8 +24,13 @@ enum AppleLayoutModelCache {
             ArchivedAttribute(name: "name", type: 700, valueClass: "NSString", isOptional: false),
             ArchivedRelationship(name: "trips", destination: "Trip", inverse: "tags", maximum: 0, deleteRule: 1),
         ])
+        return try archive([trip, stop, tag])
+    }
+
+    /// The model cache of a model of `entities`.
+    static func archive(_ entities: [ArchivedEntity]) throws -> Data {
         let archiver = NSKeyedArchiver(requiringSecureCoding: false)
-        archiver.encode(ArchivedModel(entities: [trip, stop, tag]), forKey: NSKeyedArchiveRootObjectKey)
+        archiver.encode(ArchivedModel(entities: entities), forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
         // Foundation on Linux archives a class under its own name whatever `setClassName` says:
         // the archive's class records are renamed to Core Data's.
@@ -59,6 +64,7 @@ final class ArchivedModel: NSObject, NSCoding {
 final class ArchivedEntity: NSObject, NSCoding {
     let name: String
     let properties: [NSObject]
+    var superentity: ArchivedEntity?
     init(name: String, properties: [NSObject]) {
         self.name = name
         self.properties = properties
@@ -67,6 +73,7 @@ final class ArchivedEntity: NSObject, NSCoding {
     func encode(with coder: NSCoder) {
         coder.encode(name, forKey: "NSEntityName")
         coder.encode(name, forKey: "NSClassNameForEntity")
+        if let superentity { coder.encode(superentity, forKey: "NSSuperentity") }
         let names = properties.map { (($0 as? ArchivedAttribute)?.name ?? ($0 as? ArchivedRelationship)?.name ?? "") as NSString }
         coder.encode(NSDictionary(objects: properties, forKeys: names), forKey: "NSProperties")
     }

@@ -37,10 +37,10 @@ enum AppleStoreModelCache {
         } catch {
             throw Failure.notAnArchive("\(error)")
         }
-        guard let dictionary = Walk.dictionary(plist), let objects = dictionary["$objects"] as? [Any],
-              let top = Walk.dictionary(dictionary["$top"]), let rootReference = top["root"]
+        guard let dictionary = KeyedArchive.dictionary(plist), let objects = dictionary["$objects"] as? [Any],
+              let top = KeyedArchive.dictionary(dictionary["$top"]), let rootReference = top["root"]
         else { throw Failure.notAnArchive("no $objects and $top") }
-        let walk = Walk(objects: objects)
+        let walk = KeyedArchive(objects: objects)
         guard let model = walk.object(rootReference) else { throw Failure.missing("root object") }
         guard let entities = walk.members(model["NSEntities"]) else { throw Failure.missing("NSEntities") }
         var found: [AppleStoreInspection.ModelEntity] = []
@@ -81,75 +81,5 @@ enum AppleStoreModelCache {
                 attributes: attributes.sorted { $0.name < $1.name }, relationships: relationships.sorted { $0.name < $1.name }))
         }
         return found.sorted { $0.name < $1.name }
-    }
-
-    /// Follows the archive's references: an object is a reference (a `UID`: its index in
-    /// `$objects`) or a value; `$null` is nothing.
-    private struct Walk {
-        let objects: [Any]
-
-        func resolve(_ value: Any?) -> Any? {
-            guard let value else { return nil }
-            if let index = Self.referenceIndex(value) {
-                guard index < objects.count else { return nil }
-                let object = objects[index]
-                return (object as? String) == "$null" ? nil : object
-            }
-            return (value as? String) == "$null" ? nil : value
-        }
-
-        /// The archived object `value` refers to, as a dictionary of its keys.
-        func object(_ value: Any?) -> [String: Any]? {
-            Self.dictionary(resolve(value))
-        }
-
-        func className(of object: [String: Any]) -> String? {
-            self.object(object["$class"])?["$classname"] as? String
-        }
-
-        func integer(_ value: Any?) -> Int? {
-            let resolved = resolve(value)
-            if let number = resolved as? Int { return number }
-            if let number = resolved as? NSNumber { return number.intValue }
-            return nil
-        }
-
-        /// The members of an archived collection: an array, a set or a dictionary's values
-        /// (`NS.objects`), or the values of Core Data's known-keys dictionary (`values`, itself
-        /// an array). Each entity and property names itself, so keys are not needed.
-        func members(_ value: Any?) -> [Any]? {
-            guard let collection = object(value) else { return nil }
-            if let members = collection["NS.objects"] as? [Any] { return members }
-            if let values = object(collection["values"]), let members = values["NS.objects"] as? [Any] { return members }
-            if let members = collection["values"] as? [Any] { return members }
-            return nil
-        }
-
-        /// A property list dictionary, as Foundation gives it (`[String: Any]`, or keyed by
-        /// `AnyHashable` inside an archive).
-        static func dictionary(_ value: Any?) -> [String: Any]? {
-            if let dictionary = value as? [String: Any] { return dictionary }
-            guard let dictionary = value as? [AnyHashable: Any] else { return nil }
-            var converted: [String: Any] = [:]
-            for (key, member) in dictionary {
-                if let name = key.base as? String { converted[name] = member }
-            }
-            return converted
-        }
-
-        /// The index a keyed archive's reference (`CF$UID`) holds: Foundation gives references
-        /// as objects of a class of its own, whose `value` is the index.
-        static func referenceIndex(_ value: Any) -> Int? {
-            if let dictionary = Self.dictionary(value), dictionary.count == 1, let index = dictionary["CF$UID"] as? Int { return index }
-            guard String(describing: type(of: value)).contains("KeyedArchiverUID") else { return nil }
-            for child in Mirror(reflecting: value).children where child.label == "value" {
-                if let index = child.value as? any BinaryInteger { return Int(index) }
-            }
-            let text = String(describing: value)
-            if let range = text.range(of: "value = ") {
-                return Int(text[range.upperBound...].prefix { $0.isNumber })
-            }
-            return nil
-        }
     }
 }

@@ -113,8 +113,13 @@ enum AppleStoreReader {
 
     /// How many files the folder of external data beside the store holds.
     private static func externalDataFiles(of url: URL) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: externalDataFolder(of: url).path).filter { !$0.hasPrefix(".") }.count) ?? 0
+    }
+
+    /// The folder of the values a store keeps outside it: `.<store name>_SUPPORT/_EXTERNAL_DATA`
+    /// beside it.
+    static func externalDataFolder(of url: URL) -> URL {
         let name = url.deletingPathExtension().lastPathComponent
-        let folder = url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA")
-        return (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.count) ?? 0
+        return url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA")
     }
 }
