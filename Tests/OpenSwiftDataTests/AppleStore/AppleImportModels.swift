@@ -90,3 +90,27 @@ enum StrictImportModels {
         }
     }
 }
+
+/// A class hierarchy: SwiftData keeps a subclass's rows in its root's table (`Z_ENT` tells
+/// them apart).
+enum HierarchyImportModels {
+    @Model class Animal {
+        var name: String
+        var keeper: Keeper?
+        init(name: String) { self.name = name }
+    }
+
+    @Model class Dog: Animal {
+        var breed: String
+        init(name: String, breed: String) {
+            self.breed = breed
+            super.init(name: name)
+        }
+    }
+
+    @Model final class Keeper {
+        var name: String
+        @Relationship(inverse: \Animal.keeper) var animals: [Animal] = []
+        init(name: String) { self.name = name }
+    }
+}

@@ -193,6 +193,39 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Label>()) == 4)
     }
 
+    @Test func aSubclassRowsInItsRootsTableComeOverAsTheSubclass() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        typealias Animal = HierarchyImportModels.Animal
+        typealias Dog = HierarchyImportModels.Dog
+        typealias Keeper = HierarchyImportModels.Keeper
+        try AppleLayoutBuilder(entities: [
+            .init(name: "Animal", attributes: [.init(name: "name", type: 700, sqlType: "VARCHAR")], relationships: [
+                .init(name: "keeper", destination: "Keeper", inverse: "animals", isToMany: false),
+            ]),
+            .init(name: "Dog", superentity: "Animal", attributes: [.init(name: "breed", type: 700, sqlType: "VARCHAR")]),
+            .init(name: "Keeper", attributes: [.init(name: "name", type: 700, sqlType: "VARCHAR")], relationships: [
+                .init(name: "animals", destination: "Animal", inverse: "keeper", isToMany: true),
+            ]),
+        ]).write(at: appleStore) { db in
+            try db.execute(sql: """
+                INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZKEEPER, ZBREED) VALUES (1, 1, 1, 'Tom', 1, NULL), (2, 2, 1, 'Rex', 1, 'collie'), (3, 2, 1, 'Fido', NULL, 'pug');
+                INSERT INTO ZKEEPER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 3, 1, 'Sam');
+                """)
+        }
+        let report = try AppleStoreImport(storeAt: appleStore, schema: Schema([Animal.self, Dog.self, Keeper.self])).importStore(to: newStore)
+        #expect(report.rows == ["Animal": 1, "Dog": 2, "Keeper": 1])
+
+        let container = try ModelContainer(for: Animal.self, Dog.self, Keeper.self, configurations: ModelConfiguration(url: newStore))
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<Animal>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Fido", "Rex", "Tom"])
+        let dogs = try context.fetch(FetchDescriptor<Dog>(sortBy: [SortDescriptor(\.name)]))
+        #expect(dogs.map(\.breed) == ["pug", "collie"])
+        #expect(dogs.map { $0.keeper?.name } == [nil, "Sam"])
+        let keeper = try context.fetch(FetchDescriptor<Keeper>()).first
+        #expect(Set(keeper?.animals.map(\.name) ?? []) == ["Tom", "Rex"])
+        #expect(keeper?.animals.contains { $0 is Dog } == true)
+    }
+
     // MARK: Refusals
 
     @Test func dataTheModelsDoNotDeclareIsRefusedUpFrontNamingItUnlessDroppingItIsAccepted() throws {

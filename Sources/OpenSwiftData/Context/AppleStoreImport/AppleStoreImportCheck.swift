@@ -35,14 +35,15 @@ struct AppleStoreImportCheck {
                     throw difference("row \(key) of \(apple.table) (\(entity.entity.name)) has no model in the new store")
                 }
                 var position = 0
+                // The values the Apple store has; the ones it lacks were filled, as the plan said.
                 for attribute in entity.attributes {
-                    var value: Any?
-                    if let source = attribute.source {
-                        value = try run.placed(entity, attribute, row: key) {
-                            try AppleImportedValue.value(stored[position], of: attribute, type: source.type, tables: run.tables)
-                        }
-                        position += 1
+                    guard let source = attribute.source else { continue }
+                    let value = try run.placed(entity, attribute, row: key) {
+                        try AppleImportedValue.value(stored[position], of: attribute, type: source.type, tables: run.tables)
                     }
+                    position += 1
+                    // A NULL the declaration's initial value filled was evaluated for the model.
+                    if value == nil, attribute.property.defaultValue != nil { continue }
                     let wanted = try attribute.codec.encode(value ?? attribute.fill!)
                     let found = try attribute.codec.encode(Self.read(attribute.property, of: model))
                     guard Self.same(wanted, found) else {

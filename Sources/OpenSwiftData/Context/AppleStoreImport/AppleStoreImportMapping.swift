@@ -80,10 +80,6 @@ struct AppleStoreImportMapping {
                     ?? appleEntity.attributes.first { $0.name == attribute.originalName }
                 let place = "\(entity.name).\(attribute.name)"
                 let fill = property.defaultValue ?? (property.isOptional ? codec.nilValue : nil)
-                if property.isConstant {
-                    builder.refusals.append("\(place) is a `let`, which the import cannot set: declare it `var`")
-                    continue
-                }
                 guard let appleAttribute else {
                     guard fill != nil else {
                         builder.refusals.append("\(place) is required and the Apple store has no attribute \(attribute.name)\(attribute.originalName != attribute.name ? " or \(attribute.originalName)" : "") to take it from: give it an initial value in its declaration or make it optional")

@@ -35,6 +35,7 @@ struct AppleStoreImportRun {
                 try tables.forEachRow(of: apple, columns: sources.map(\.column)) { key, values in
                     let model = Self.makeModel(of: entity.layout.modelType)
                     var position = 0
+                    var constants: [(AppleStoreImportMapping.Attribute, Any)] = []
                     for attribute in entity.attributes {
                         var value: Any?
                         if let source = attribute.source {
@@ -43,9 +44,17 @@ struct AppleStoreImportRun {
                             }
                             position += 1
                         }
-                        try Self.set(value ?? attribute.fill!, attribute.property, at: attribute.propertyIndex, on: model)
+                        // A `let` lives in the object, whose value an insert copies into the
+                        // backing data: a stored value goes in after; without one, the object's
+                        // own initial value stays.
+                        if attribute.property.isConstant {
+                            if let value { constants.append((attribute, value)) }
+                        } else {
+                            try Self.set(value ?? Self.initialValue(of: attribute, in: entity), at: attribute.propertyIndex, on: model)
+                        }
                     }
                     Self.insert(model, into: context)
+                    for (attribute, value) in constants { try Self.set(value, at: attribute.propertyIndex, on: model) }
                     models[RowKey(table: apple.table, key: key)] = model
                 }
                 rows[entity.entity.name] = apple.rows
@@ -146,10 +155,19 @@ struct AppleStoreImportRun {
         insert(model)
     }
 
+    /// The value a row without one gets: `nil`, or the declaration's initial value, evaluated
+    /// for each model as its initializer would (`UUID()` and `.now` differ from row to row).
+    private static func initialValue(of attribute: AppleStoreImportMapping.Attribute, in entity: AppleStoreImportMapping.Entity) -> Any {
+        guard attribute.property.defaultValue != nil,
+              let fresh = entity.layout.modelType.schemaMetadata.first(where: { $0.name == attribute.name })?.defaultValue
+        else { return attribute.fill! }
+        return fresh
+    }
+
     /// Sets an attribute of a model not inserted yet, in its backing data: what its
     /// initializer would do (the key path's setter would read the value first, and a new
     /// model's required attribute has none to read).
-    private static func set(_ value: Any, _ property: ModelLayout.Property, at index: Int, on model: any PersistentModel) throws {
+    private static func set(_ value: Any, at index: Int, on model: any PersistentModel) throws {
         guard let state = model.modelState else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "\(type(of: model)) keeps its values in a backing data of its own, which the import cannot fill; nothing was written")
