@@ -286,7 +286,7 @@ struct Restore: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a store's rows as JSON lines or CSV, streaming.")
+        abstract: "Write a store's rows as JSON lines or CSV, streaming (a store Apple's SwiftData wrote too).")
 
     @Argument(help: "The store file, or a PostgreSQL database as postgres://user:password@host:port/database.") var store: String
     @Option(help: "For a PostgreSQL store: the PostgreSQL schema its tables live in.") var databaseSchema = "public"
@@ -301,6 +301,19 @@ struct Export: ParsableCommand {
             return try reportingErrors {
                 var buffer = Data()
                 try PostgresStore.export(postgres, entity: entity, format: format) { line in
+                    buffer.append(contentsOf: line.utf8)
+                    if buffer.count >= 1 << 16 {
+                        FileHandle.standardOutput.write(buffer)
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                FileHandle.standardOutput.write(buffer)
+            }
+        }
+        if AppleStoreInspection.isAppleStore(at: URL(fileURLWithPath: store)) {
+            return try reportingErrors {
+                var buffer = Data()
+                try StoreExport.export(appleStoreAt: URL(fileURLWithPath: store), entity: entity, format: format) { line in
                     buffer.append(contentsOf: line.utf8)
                     if buffer.count >= 1 << 16 {
                         FileHandle.standardOutput.write(buffer)

@@ -49,7 +49,19 @@ public enum StoreExport {
     private static func export(
         schema: Schema, entity: String?, format: Format, writingWith write: @escaping (String) throws -> Void, rows: RowSource
     ) throws -> Int {
-        let entities = entity.map { [$0] } ?? schema.entities.map(\.name)
+        try export(entities: entity.map { [$0] } ?? schema.entities.map(\.name), format: format, writingWith: write, rows: rows) { name in
+            // A hierarchy's table holds every class's columns.
+            let classes = schema.entitiesByName[name].map { $0.rootEntity.selfAndDescendants } ?? []
+            return Set(classes.flatMap(\.attributesInOrder).filter { $0.storageType == .decimal }.map(\.name))
+        }
+    }
+
+    /// Writes the rows `rows` reads of each of `entities`, the columns `decimals` names for an
+    /// entity holding decimals as ``OrderedDecimalText``.
+    private static func export(
+        entities: [String], format: Format, writingWith write: @escaping (String) throws -> Void, rows: RowSource,
+        decimals: @escaping (String) -> Set<String>
+    ) throws -> Int {
         if format == .csv, entities.count != 1 {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "CSV holds one table: name the entity to export (one of \(entities.joined(separator: ", ")))")
@@ -60,9 +72,7 @@ public enum StoreExport {
             var decimalColumns: [Int] = []
             try rows(name, { names in
                 columns = names
-                // A hierarchy's table holds every class's columns.
-                let classes = schema.entitiesByName[name].map { $0.rootEntity.selfAndDescendants } ?? []
-                let decimals = Set(classes.flatMap(\.attributesInOrder).filter { $0.storageType == .decimal }.map(\.name))
+                let decimals = decimals(name)
                 decimalColumns = names.indices.filter { decimals.contains(names[$0]) }
                 if format == .csv { try write(names.map(csvField).joined(separator: ",") + "\n") }
             }) { stored in
@@ -86,6 +96,43 @@ public enum StoreExport {
             }
         }
         return count
+    }
+
+    /// Writes the rows of `entity` (every entity when `nil`, JSON only) of a store Apple's
+    /// SwiftData or Core Data wrote, read from a copy of it: `_pk` (its `Z_PK`), then each
+    /// attribute of the store's model by name and each to-one relationship by name, holding the
+    /// related row's `_pk`. Values are written as the store keeps them: dates as seconds since
+    /// 2001-01-01, UUIDs and other data as base64, decimals as numbers, transformable values as
+    /// the base64 of their bytes.
+    ///
+    /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not such a store,
+    ///   keeps no model, has no such entity, or CSV is asked for several entities; what `write`
+    ///   throws.
+    @discardableResult
+    public static func export(appleStoreAt url: URL, entity: String?, format: Format, write: (String) throws -> Void) throws -> Int {
+        try AppleStoreTables.read(url) { tables in
+            guard let model = tables.inspection.model else {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(url.path) keeps no model it was written with (\(tables.inspection.modelProblem ?? "no Z_MODELCACHE")): its columns cannot be named")
+            }
+            let entities = tables.inspection.entities
+            if let entity, !entities.contains(where: { $0.name == entity }) {
+                throw SwiftDataError.loadIssueModelContainer.explaining(
+                    "\(url.path) has no entity \(entity); it has \(entities.map(\.name).joined(separator: ", "))")
+            }
+            let rows: RowSource = { name, columns, body in
+                guard let apple = entities.first(where: { $0.name == name }), let modelEntity = model.first(where: { $0.name == name }) else { return }
+                let named = (modelEntity.attributes.map(\.name) + modelEntity.relationships.filter { !$0.isToMany }.map(\.name))
+                    .filter { tables.hasColumn("Z" + $0.uppercased(), of: apple) }
+                try columns(["_pk"] + named)
+                try tables.forEachRow(of: apple, columns: named.map { "Z" + $0.uppercased() }) { key, values in
+                    try body([.integer(key)] + values)
+                }
+            }
+            return try withoutActuallyEscaping(write) { write in
+                try export(entities: entity.map { [$0] } ?? entities.map(\.name), format: format, writingWith: write, rows: rows) { _ in [] }
+            }
+        }
     }
 
     private static func text(of value: StoredValue) -> String {

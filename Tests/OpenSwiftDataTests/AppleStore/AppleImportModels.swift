@@ -114,3 +114,33 @@ enum HierarchyImportModels {
         init(name: String) { self.name = name }
     }
 }
+
+/// The app's models for ``AppleLayoutStore/writeTrips(at:trips:)``'s store.
+enum TripImportModels {
+    @Model final class Trip {
+        var name: String
+        var start: Date?
+        var budget: Double = 0
+        @Attribute(.externalStorage) var photo: Data?
+        var id = UUID()
+        @Relationship(deleteRule: .cascade, inverse: \Stop.trip) var stops: [Stop] = []
+        @Relationship(inverse: \Tag.trips) var tags: [Tag] = []
+        init(name: String, budget: Double, id: UUID) {
+            self.name = name
+            self.budget = budget
+            self.id = id
+        }
+    }
+
+    @Model final class Stop {
+        var place: String
+        var trip: Trip?
+        init(place: String) { self.place = place }
+    }
+
+    @Model final class Tag {
+        var name: String
+        var trips: [Trip] = []
+        init(name: String) { self.name = name }
+    }
+}

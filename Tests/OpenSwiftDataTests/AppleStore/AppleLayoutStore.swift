@@ -87,6 +87,8 @@ enum AppleLayoutStore {
         for suffix in ["", "-wal", "-shm"] {
             try FileManager.default.copyItem(atPath: original.path + suffix, toPath: url.path + suffix)
         }
+        let support = ".\(url.deletingPathExtension().lastPathComponent)_SUPPORT"
+        try FileManager.default.copyItem(at: scratch.appendingPathComponent(support), to: url.deletingLastPathComponent().appendingPathComponent(support))
         try queue.close()
     }
 }

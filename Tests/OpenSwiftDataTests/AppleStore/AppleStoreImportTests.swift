@@ -122,6 +122,7 @@ import Testing
         #expect(plan.entities[0].copied.contains("price ← ZPRICE, Decimal → Decimal"))
         #expect(plan.entities[0].copied.contains("words ← ZWORDS, Transformable → Array<String>"))
         #expect(plan.description.contains("The import can run"))
+        #expect(plan.historyLeftBehind == nil)
         #expect(try files() == before)
     }
 
@@ -224,6 +225,35 @@ import Testing
         let keeper = try context.fetch(FetchDescriptor<Keeper>()).first
         #expect(Set(keeper?.animals.map(\.name) ?? []) == ["Tom", "Rex"])
         #expect(keeper?.animals.contains { $0 is Dog } == true)
+    }
+
+    @Test func aStoreWithHistoryExternalDataAndSavesStillInItsLogComesOverWhole() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        typealias Trip = TripImportModels.Trip
+        try AppleLayoutStore.writeTripsWithSavesInTheLog(at: appleStore, trips: 3, extraTrips: 2)
+        let before = try files()
+        let importing = AppleStoreImport(storeAt: appleStore, schema: Schema([Trip.self, TripImportModels.Stop.self, TripImportModels.Tag.self]))
+        let history = try importing.plan().historyLeftBehind
+        #expect(history?.transactions == 3 && history?.changes == 9)
+        let report = try importing.importStore(to: newStore)
+        #expect(report.rows == ["Trip": 5, "Stop": 6, "Tag": 2])
+        #expect(try files().filter { !$0.key.hasPrefix("App.store") } == before)
+
+        let container = try ModelContainer(for: Trip.self, TripImportModels.Stop.self, TripImportModels.Tag.self, configurations: ModelConfiguration(url: newStore))
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Trip 1", "Trip 2", "Trip 3", "Trip 4", "Trip 5"])
+        // Trip 1's photo is in a file beside the store; the others' in their rows.
+        #expect(trips[0].photo == Data(repeating: 0xAB, count: 2048))
+        #expect(trips[1].photo == Data([0xFF, 0xD8]))
+        #expect(trips[3].photo == nil && trips[3].start == nil)
+        // The trips saved last have no budget nor identifier in the Apple store (NULL): each
+        // gets its declaration's initial value, evaluated for it.
+        #expect(trips[3].budget == 0 && trips[3].id != trips[4].id && trips[0].budget == 100.5)
+        #expect(trips[0].stops.count == 2 && trips[0].tags.map(\.name) == ["work"])
+        // The new store's history begins with the import's save.
+        let transactions = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(transactions.map(\.author) == ["OpenSwiftData.AppleStoreImport"])
     }
 
     // MARK: Refusals

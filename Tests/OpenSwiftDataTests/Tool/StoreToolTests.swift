@@ -38,7 +38,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("default.store")
         try AppleLayoutStore.writeTripsWithSavesInTheLog(at: url, trips: 2, extraTrips: 1)
-        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) }
         let text = try await OSDProcess.capture(["inspect", url.path])
         #expect(text.status == 0, "\(text.output)")
         #expect(text.output.contains("written by Apple's SwiftData or Core Data"))
@@ -54,7 +54,16 @@ import Testing
         #expect(check.output.contains("(a store written by Apple's SwiftData or Core Data, checked from a copy): no problem found."))
         let json = try await OSDProcess.capture(["inspect", "--json", url.path])
         #expect(try JSONDecoder().decode(AppleStoreInspection.self, from: Data(json.output.utf8)).entities.map(\.rows) == [3, 4, 2])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) } == before)
+        // Rows by the model's names, links as keys; the row only the log holds is there.
+        let export = try await OSDProcess.capture(["export", url.path])
+        #expect(export.status == 0, "\(export.output)")
+        let lines = export.output.split(separator: "\n")
+        #expect(lines.count == 3 + 4 + 2)
+        #expect(lines.contains { $0.hasPrefix("{\"_entity\":\"Trip\",\"_pk\":3,") && $0.contains("\"name\":\"Trip 3\"") })
+        #expect(lines.contains("{\"_entity\":\"Stop\",\"_pk\":1,\"place\":\"Stop 1.0\",\"trip\":1}"))
+        let csv = try await OSDProcess.capture(["export", url.path, "--entity", "Tag", "--format", "csv"])
+        #expect(csv.output == "_pk,name\n1,family\n2,work\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) } == before)
     }
 
     @Test func inspectShowsTheRecordedSchemaCountsFilesAndAMidwayHistoryWithoutWriting() async throws {

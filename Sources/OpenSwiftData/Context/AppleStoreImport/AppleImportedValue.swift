@@ -53,7 +53,13 @@ enum AppleImportedValue {
         case (.codable, .blob(let data)):
             return try decodedPropertyList(data, as: attribute.property.valueType)
         case (.data, .blob(let data)) where attribute.isExternal:
-            guard let bytes = try tables.externalValue(data) else {
+            let external: Data?
+            do {
+                external = try tables.externalValue(data)
+            } catch let error as SwiftDataError {
+                throw Failure(error.explanation ?? "\(error)")
+            }
+            guard let bytes = external else {
                 throw Failure("its value is neither kept in the row (a first byte of 1) nor in a file (a first byte of 2)")
             }
             return try codec.decode(.blob(bytes))

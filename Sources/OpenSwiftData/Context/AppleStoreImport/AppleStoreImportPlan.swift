@@ -41,6 +41,9 @@ extension AppleStoreImport {
         /// What stops the import, each naming entity and property and saying how to go on;
         /// empty when the import can run.
         public let refusals: [String]
+        /// The Apple store's persistent history, which stays behind: the new store's history
+        /// begins with the import's save, by the author `OpenSwiftData.AppleStoreImport`.
+        public let historyLeftBehind: AppleStoreInspection.History?
 
         /// Whether the import can run.
         public var canImport: Bool { refusals.isEmpty }
@@ -57,6 +60,9 @@ extension AppleStoreImport {
             if !dropped.isEmpty {
                 lines.append("\nLeft behind, as accepted:")
                 lines += dropped.map { "  \($0.entity)\($0.property.map { ".\($0)" } ?? ""): \($0.what)" }
+            }
+            if let history = historyLeftBehind {
+                lines.append("\nThe Apple store's persistent history (\(history.transactions) transaction(s), \(history.changes) change(s)) stays behind; the new store's begins with the import's save, by \(AppleStoreImportRun.author).")
             }
             if refusals.isEmpty {
                 lines.append("\nThe import can run: nothing else of the Apple store is left behind.")
@@ -144,6 +150,7 @@ struct PlanBuilder {
 
     func plan(store: URL, inspection: AppleStoreInspection) -> AppleStoreImport.Plan {
         AppleStoreImport.Plan(
-            store: store, versionIdentifiers: inspection.versionIdentifiers, entities: entities, losses: losses, refusals: refusals)
+            store: store, versionIdentifiers: inspection.versionIdentifiers, entities: entities, losses: losses, refusals: refusals,
+            historyLeftBehind: inspection.history)
     }
 }
