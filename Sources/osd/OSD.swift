@@ -6,5 +6,5 @@ struct OSD: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "osd",
         abstract: "OpenSwiftData's command-line tool.",
-        subcommands: [Demo.self, Inspect.self, Diff.self, Snapshot.self, Check.self, Backup.self, Restore.self, Export.self, History.self])
+        subcommands: [Demo.self, Inspect.self, Diff.self, Snapshot.self, Check.self, Backup.self, Restore.self, Export.self, Import.self, History.self])
 }

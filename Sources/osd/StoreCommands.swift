@@ -345,3 +345,41 @@ struct Export: ParsableCommand {
         }
     }
 }
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring a store Apple's SwiftData wrote into a new OpenSwiftData store, with the model it keeps; checked value by value, the Apple store left as it is.",
+        discussion: """
+            Each Core Data type becomes the Swift type SwiftData keeps that way (Integer 64 Int, Binary Data Data, …). \
+            Values whose Swift type only the app's models know (Codable ones) need the import with the app's models, \
+            AppleStoreImport(storeAt:schema:) in the app; here they are refused unless --drop names them. \
+            Exit codes: 0 imported (or, with --dry-run, the import can run), 1 refused, 2 an error.
+            """)
+
+    @Argument(help: "The store Apple's SwiftData or Core Data wrote (default.store).") var appleStore: String
+    @Argument(help: "Where to write the new OpenSwiftData store (no file may be there).") var newStore: String?
+    @Option(name: .customLong("drop"), help: "What may be left behind: an entity, or Entity.property; repeatable.") var drops: [String] = []
+    @Flag(help: "Leave behind everything that cannot be brought over, without naming it.") var dropUnmapped = false
+    @Flag(help: "Print what the import would do; write nothing.") var dryRun = false
+
+    func run() throws {
+        let importing = AppleStoreImport(storeAt: URL(fileURLWithPath: appleStore), dropping: Set(drops), dropsEverythingUnmapped: dropUnmapped)
+        if dryRun {
+            var plan: AppleStoreImport.Plan?
+            try reportingErrors { plan = try importing.plan() }
+            guard let plan else { return }
+            print(plan)
+            if !plan.canImport { throw ExitCode(1) }
+            return
+        }
+        guard let newStore else { throw ValidationError("name the new store to write, or ask for --dry-run") }
+        try reportingErrors {
+            do {
+                print(try importing.importStore(to: URL(fileURLWithPath: newStore)))
+            } catch let error as SwiftDataError where (error.explanation ?? "").contains("cannot be imported without losing data") {
+                FileHandle.standardError.write(Data("osd: \(error.explanation ?? "\(error)")\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}

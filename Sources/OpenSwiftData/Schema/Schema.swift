@@ -46,7 +46,13 @@ public final class Schema: Codable, Hashable, CustomDebugStringConvertible, @unc
     /// - Parameters:
     ///   - entities: The entities.
     ///   - version: The schema's version.
-    public init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
+    public convenience init(_ entities: Entity..., version: Version = Version(1, 0, 0)) {
+        self.init(describing: entities, version: version)
+    }
+
+    /// A schema of entities described by hand (or read from a store), with no model classes
+    /// behind them; a subentity names its superentity (``Entity/superentityName``).
+    package init(describing entities: [Entity], version: Version) {
         encodingVersion = Self.schemaEncodingVersion
         self.version = version
         let linked = Entity.linkHierarchies(entities).entities

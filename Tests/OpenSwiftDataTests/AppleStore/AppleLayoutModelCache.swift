@@ -113,6 +113,7 @@ final class ArchivedRelationship: NSObject, NSCoding {
         coder.encode(maximum, forKey: "NSMaxCount")
         coder.encode(0, forKey: "NSMinCount")
         coder.encode(deleteRule, forKey: "NSDeleteRule")
-        coder.encode(true, forKey: "NSIsOptional")
+        // SwiftData marks a to-one optional (`Trip?`); a to-many (`[Stop]`) is not.
+        if maximum == 1 { coder.encode(true, forKey: "NSIsOptional") }
     }
 }

@@ -256,6 +256,50 @@ import Testing
         #expect(transactions.map(\.author) == ["OpenSwiftData.AppleStoreImport"])
     }
 
+    // MARK: With the model the Apple store keeps
+
+    @Test func withTheStoresOwnModelTheNewStoreIsOneTheAppsMatchingModelsOpenAsItIs() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        typealias Trip = TripImportModels.Trip
+        try AppleLayoutStore.writeTrips(at: appleStore, trips: 3)
+        let before = try files()
+        let importing = AppleStoreImport(storeAt: appleStore)
+        let plan = try importing.plan()
+        #expect(plan.canImport)
+        #expect(plan.entities.first { $0.name == "Trip" }?.copied.contains(
+            "photo ← ZPHOTO, Data → Optional<Data> (.externalStorage: its values are tagged as kept in the row or in a file)") == true)
+        let report = try importing.importStore(to: newStore)
+        #expect(report.rows == ["Trip": 3, "Stop": 6, "Tag": 2])
+        #expect(report.linksCompared == 3)
+        #expect(try files().filter { !$0.key.hasPrefix("App.store") } == before)
+
+        // The schema the store records is the one the app's models make: no migration runs.
+        let schema = Schema([Trip.self, TripImportModels.Stop.self, TripImportModels.Tag.self])
+        let container = try ModelContainer(for: schema, configurations: ModelConfiguration(url: newStore))
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Trip 1", "Trip 2", "Trip 3"])
+        #expect(trips[0].photo == Data(repeating: 0xAB, count: 2048) && trips[1].photo == Data([0xFF, 0xD8]))
+        #expect(trips.map(\.budget) == [100.5, 201, 301.5])
+        #expect(trips.map { $0.stops.count } == [2, 2, 2] && trips.map { $0.tags.map(\.name) } == [["work"], ["family"], ["work"]])
+        #expect(try StoreInspection(storeAt: newStore).history.isEmpty)
+        #expect(try StoreInspection.problems(inStoreAt: newStore).isEmpty)
+    }
+
+    @Test func withTheStoresOwnModelCodableValuesAreRefusedUnlessDroppedAndTheRestComesOver() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try writeSpecimens()
+        let refused = try AppleStoreImport(storeAt: appleStore).plan()
+        #expect(refused.refusals.contains { $0.hasPrefix("Specimen.words: 3 values of Core Data's type Transformable, whose Swift type only the app's models know") })
+        #expect(refused.refusals.count == 2)
+        let report = try AppleStoreImport(storeAt: appleStore, dropping: ["Specimen.words", "Specimen.scores"]).importStore(to: newStore)
+        #expect(report.rows == ["Specimen": 3])
+        var exported: [String] = []
+        try StoreExport.export(storeAt: newStore, entity: "Specimen", format: .json) { exported.append($0) }
+        #expect(exported.count == 3)
+        #expect(exported[0].contains("\"price\":\"10.11\"") && exported[0].contains("\"mood\":\"busy\"") && exported[0].contains("\"small\":7"))
+    }
+
     // MARK: Refusals
 
     @Test func dataTheModelsDoNotDeclareIsRefusedUpFrontNamingItUnlessDroppingItIsAccepted() throws {

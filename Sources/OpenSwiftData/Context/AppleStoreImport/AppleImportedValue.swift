@@ -46,13 +46,21 @@ enum AppleImportedValue {
     /// - Throws: a description of why the value cannot be the property's, for the caller to
     ///   place (entity, property, row).
     static func value(_ stored: StoredValue, of attribute: AppleStoreImportMapping.Attribute, type appleType: String, tables: AppleStoreTables) throws -> Any? {
-        let codec = attribute.codec
+        try value(stored, codec: attribute.codec, valueType: attribute.property.valueType, isExternal: attribute.isExternal, type: appleType, tables: tables)
+    }
+
+    /// The value of type `valueType`, which `codec` stores, for a row's `stored` column value;
+    /// `nil` for `NULL`. `isExternal`: the Apple store keeps the value in the row or in a file
+    /// beside it, as a tagged reference.
+    static func value(
+        _ stored: StoredValue, codec: ValueCodec, valueType: Any.Type, isExternal: Bool, type appleType: String, tables: AppleStoreTables
+    ) throws -> Any? {
         switch (codec.storage, stored) {
         case (_, .null):
             return nil
         case (.codable, .blob(let data)):
-            return try decodedPropertyList(data, as: attribute.property.valueType)
-        case (.data, .blob(let data)) where attribute.isExternal:
+            return try decodedPropertyList(data, as: valueType)
+        case (.data, .blob(let data)) where isExternal:
             let external: Data?
             do {
                 external = try tables.externalValue(data)

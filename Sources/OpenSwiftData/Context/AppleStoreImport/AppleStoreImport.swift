@@ -28,8 +28,9 @@ import Foundation
 public struct AppleStoreImport {
     /// The store Apple's SwiftData or Core Data wrote.
     public let appleStoreURL: URL
-    /// The app's models, which the new store is written with.
-    public let schema: Schema
+    /// The app's models, which the new store is written with; `nil` for the model the Apple
+    /// store keeps (``init(storeAt:dropping:dropsEverythingUnmapped:)``).
+    public let schema: Schema?
     /// The app's migration plan, when it has one: the new store is written at the plan's last
     /// version.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?
@@ -57,12 +58,29 @@ public struct AppleStoreImport {
         self.dropsEverythingUnmapped = dropsEverythingUnmapped
     }
 
+    /// An import with the model the Apple store keeps (`Z_MODELCACHE`), for when the app's
+    /// model classes are not at hand (`osd import`): each Core Data type becomes the Swift type
+    /// SwiftData keeps that way (Integer 64 `Int`, Binary Data `Data`, …), and the new store
+    /// records that schema, at the version the Apple store records. Attributes whose Swift type
+    /// only the app knows (transformable and composite ones: `Codable` values) are refused
+    /// unless dropping them is accepted; import with the app's models to keep them.
+    public init(storeAt url: URL, dropping: Set<String> = [], dropsEverythingUnmapped: Bool = false) {
+        appleStoreURL = url
+        schema = nil
+        migrationPlan = nil
+        self.dropping = dropping
+        self.dropsEverythingUnmapped = dropsEverythingUnmapped
+    }
+
     /// What an import would do, read from a copy of the Apple store; nothing is written.
     ///
     /// - Throws: ``SwiftDataError/loadIssueModelContainer`` when the file is not a store in Core
     ///   Data's layout or keeps no model.
     public func plan() throws -> Plan {
-        try AppleStoreTables.read(appleStoreURL) { tables in try AppleStoreImportMapping(self, tables: tables).plan }
+        try AppleStoreTables.read(appleStoreURL) { tables in
+            guard let schema else { return try AppleStoreOwnModel(self, tables: tables).plan }
+            return try AppleStoreImportMapping(self, schema: schema, tables: tables).plan
+        }
     }
 
     /// Writes the Apple store's data into a new OpenSwiftData store at `url`, then reads it
@@ -84,17 +102,25 @@ public struct AppleStoreImport {
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(UUID().uuidString)")
         defer { Self.removeStore(at: staging) }
         let report = try AppleStoreTables.read(appleStoreURL) { tables in
-            let mapping = try AppleStoreImportMapping(self, tables: tables)
-            let plan = mapping.plan
-            guard plan.refusals.isEmpty else {
-                throw SwiftDataError.loadIssueModelContainer.explaining(
-                    "the store at \(appleStoreURL.path) cannot be imported without losing data; nothing was written:\n"
-                        + plan.refusals.map { "  \($0)" }.joined(separator: "\n"))
+            guard let schema else {
+                let ownModel = try AppleStoreOwnModel(self, tables: tables)
+                try refuse(ownModel.plan)
+                return try ownModel.write(to: staging, tables: tables, importing: self)
             }
-            return try AppleStoreImportRun(mapping: mapping, tables: tables, importing: self).run(into: staging, plan: plan)
+            let mapping = try AppleStoreImportMapping(self, schema: schema, tables: tables)
+            try refuse(mapping.plan)
+            return try AppleStoreImportRun(mapping: mapping, tables: tables, importing: self).run(into: staging, plan: mapping.plan)
         }
         try Self.moveStore(from: staging, to: url)
         return report.finished(in: ContinuousClock.now - started)
+    }
+
+    /// Throws the plan's refusals, when it has any.
+    private func refuse(_ plan: Plan) throws {
+        guard !plan.refusals.isEmpty else { return }
+        throw SwiftDataError.loadIssueModelContainer.explaining(
+            "the store at \(appleStoreURL.path) cannot be imported without losing data; nothing was written:\n"
+                + plan.refusals.map { "  \($0)" }.joined(separator: "\n"))
     }
 
     /// The files of a store: the database and its write-ahead log and index.

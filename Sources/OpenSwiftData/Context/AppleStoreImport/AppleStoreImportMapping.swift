@@ -47,10 +47,11 @@ struct AppleStoreImportMapping {
         let relationships: [Relationship]
     }
 
+    let schema: Schema
     let entities: [Entity]
     let plan: AppleStoreImport.Plan
 
-    init(_ importing: AppleStoreImport, tables: AppleStoreTables) throws {
+    init(_ importing: AppleStoreImport, schema: Schema, tables: AppleStoreTables) throws {
         let inspection = tables.inspection
         guard let model = inspection.model else {
             throw SwiftDataError.loadIssueModelContainer.explaining(
@@ -61,8 +62,8 @@ struct AppleStoreImportMapping {
         var builder = PlanBuilder(importing: importing)
         var entities: [Entity] = []
         var setRelationships: Set<String> = []
-        for entity in importing.schema.entities {
-            guard let layout = importing.schema.layouts[entity.name] else { continue }
+        for entity in schema.entities {
+            guard let layout = schema.layouts[entity.name] else { continue }
             guard let apple = appleEntities[entity.name], let appleEntity = appleModel[entity.name] else {
                 builder.entities.append(.init(name: entity.name, rows: 0, copied: [], filled: [], relationships: [], note: "not in the Apple store: starts empty"))
                 entities.append(Entity(entity: entity, layout: layout, apple: nil, attributes: [], relationships: []))
@@ -174,10 +175,11 @@ struct AppleStoreImportMapping {
             builder.entities.append(.init(name: entity.name, rows: apple.rows, copied: copied, filled: filled, relationships: linkNotes, note: nil))
             entities.append(Entity(entity: entity, layout: layout, apple: apple, attributes: attributes, relationships: relationships))
         }
-        let declared = Set(importing.schema.entities.map(\.name))
+        let declared = Set(schema.entities.map(\.name))
         for apple in inspection.entities where !declared.contains(apple.name) && apple.rows > 0 {
             builder.leaveBehind(entity: apple.name, property: nil, what: "\(apple.rows) row\(apple.rows == 1 ? "" : "s") of an entity the models do not declare")
         }
+        self.schema = schema
         self.entities = entities
         plan = builder.plan(store: importing.appleStoreURL, inspection: inspection)
     }

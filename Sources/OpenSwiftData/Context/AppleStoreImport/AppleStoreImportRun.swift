@@ -19,7 +19,7 @@ struct AppleStoreImportRun {
 
     func run(into url: URL, plan: AppleStoreImport.Plan) throws -> AppleStoreImport.Report {
         let container = try ModelContainer(
-            for: importing.schema, migrationPlan: importing.migrationPlan, configurations: [ModelConfiguration(url: url)])
+            for: mapping.schema, migrationPlan: importing.migrationPlan, configurations: [ModelConfiguration(url: url)])
         // The container is released as this returns, which closes the store's file before
         // the caller moves it into place.
         var rowIDs: [PersistentIdentifier: RowKey] = [:]
@@ -123,7 +123,7 @@ struct AppleStoreImportRun {
     /// The Apple entities whose rows a relationship's destination holds: the destination's and
     /// its subentities', as the models declare them.
     private func destinationEntities(of relationship: AppleStoreImportMapping.Relationship) -> [AppleStoreInspection.Entity] {
-        guard let destination = importing.schema.entitiesByName[relationship.destination] else { return [] }
+        guard let destination = mapping.schema.entitiesByName[relationship.destination] else { return [] }
         let names = Set(destination.selfAndDescendants.map(\.name))
         return mapping.entities.compactMap { names.contains($0.entity.name) ? $0.apple : nil }
     }

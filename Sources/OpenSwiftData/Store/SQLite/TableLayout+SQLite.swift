@@ -42,77 +42,21 @@ extension TableLayout {
         "\(tableName).\(Self.primaryKeyColumn.quotedDatabaseIdentifier)"
     }
 
-    /// `CREATE TABLE` and `CREATE INDEX` statements of the table, its join and side tables, for a
-    /// new store and for a migration (everything but the table itself is `IF NOT EXISTS`). A
-    /// subentity's table is its root's: its statements are its indices and join tables, run
-    /// after the root's (``creationOrder``).
+    /// The statements creating the table, its indices, join and side tables
+    /// (``TableDefinition/creationSQL``).
     var creationSQL: [String] {
-        if entity.superentity != nil { return Array(creationSQLAfterTable) }
-        if hierarchyEntities != nil {
-            let (attributes, foreignKeys) = Self.hierarchyColumns(entity.rootEntity.selfAndDescendants)
-            let own = Set(entity.attributesInOrder.map(\.name))
-            var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
-            definitions.append("\(Self.entityColumn.quotedDatabaseIdentifier) TEXT NOT NULL")
-            for attribute in attributes {
-                // A subclass's column holds NULL in the rows of the other classes.
-                let required = own.contains(attribute.name) && !attribute.isOptional
-                definitions.append(
-                    "\(attribute.name.quotedDatabaseIdentifier) \((attribute.storageType ?? .string).sqlType)\(required ? " NOT NULL" : "")")
-            }
-            definitions += foreignKeys.map { "\($0.quotedDatabaseIdentifier) INTEGER" }
-            return ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"] + creationSQLAfterTable
-        }
-        return flatCreationSQL
+        definition.creationSQL
+    }
+
+    /// What the layout's table is made of, from its entity alone.
+    var definition: TableDefinition {
+        TableDefinition(entity: entity, relationships: relationships, tableName: tableName)
     }
 
     /// The order tables are created in: a hierarchy's root before its subentities.
     static func creationOrder(_ lhs: TableLayout, _ rhs: TableLayout) -> Bool {
         let (left, right) = (lhs.entity.depth, rhs.entity.depth)
         return left != right ? left < right : lhs.entity.name < rhs.entity.name
-    }
-
-    /// The statements of ``creationSQL`` after the table's own: indices, join and side tables.
-    private var creationSQLAfterTable: [String] {
-        Array(flatCreationSQL.dropFirst())
-    }
-
-    private var flatCreationSQL: [String] {
-        // AUTOINCREMENT: a deleted row's key is never given to a later row, so an identifier
-        // held elsewhere (another actor, another process, UserDefaults) can never name a
-        // different model; without it SQLite reuses the largest key once that row is deleted.
-        var definitions = ["\(Self.primaryKeyColumn.quotedDatabaseIdentifier) INTEGER PRIMARY KEY AUTOINCREMENT"]
-        for column in columns {
-            definitions.append(
-                "\(column.name.quotedDatabaseIdentifier) \(column.codec.storage.sqlType)\(column.isOptional ? "" : " NOT NULL")")
-        }
-        for foreignKey in foreignKeys {
-            definitions.append("\(foreignKey.name.quotedDatabaseIdentifier) INTEGER")
-        }
-        var statements = ["CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))"]
-        statements += indices.map(\.sql)
-        for relationship in relationships where relationship.createsJoinTable {
-            guard case .joinTable(let table, _, _) = relationship.storage else { continue }
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(table.quotedDatabaseIdentifier) (\"source\" INTEGER NOT NULL, \"target\" INTEGER NOT NULL, PRIMARY KEY (\"source\", \"target\")) WITHOUT ROWID")
-            statements.append(
-                "CREATE INDEX IF NOT EXISTS \("\(table)_target".quotedDatabaseIdentifier) ON \(table.quotedDatabaseIdentifier) (\"target\", \"source\")")
-        }
-        statements += externalColumns.map(externalTableSQL)
-        return statements
-    }
-
-    /// The table's indices, by name: uniqueness constraints, `#Index` declarations and the keys
-    /// of to-one relationships.
-    var indices: [(name: String, sql: String)] {
-        var indices = entity.uniquenessConstraints.map { indexDefinition(columns: $0, unique: true) }
-        indices += entity.indices.map { indexDefinition(columns: $0, unique: false) }
-        // A subentity's inherited keys are indexed under its superentity's name.
-        let declared = Set(entity.declaredRelationships.map(\.name))
-        for foreignKey in foreignKeys where entity.superentity == nil || declared.contains(foreignKey.name) {
-            let name = Self.foreignKeyIndexName(entity: entity.name, relationship: foreignKey.name)
-            indices.append((name, "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(foreignKey.name.quotedDatabaseIdentifier))"))
-        }
-        return indices
     }
 
     /// The names of the indices ``indices`` makes for `entity`, found from the entity alone.
@@ -122,11 +66,11 @@ extension TableLayout {
             + entity.declaredRelationships.filter(\.isToOne).map { foreignKeyIndexName(entity: entity.name, relationship: $0.name) }
     }
 
-    private static func indexName(entity: String, columns: [String], unique: Bool) -> String {
+    static func indexName(entity: String, columns: [String], unique: Bool) -> String {
         "\(entity)_\(unique ? "unique" : "index")_\(columns.joined(separator: "_"))"
     }
 
-    private static func foreignKeyIndexName(entity: String, relationship: String) -> String {
+    static func foreignKeyIndexName(entity: String, relationship: String) -> String {
         "\(entity)_key_\(relationship)"
     }
 
@@ -139,11 +83,9 @@ extension TableLayout {
         unquotedExternalTableName(entity: entity, attribute: attribute).quotedDatabaseIdentifier
     }
 
-    /// `CREATE TABLE` of an external attribute's side table: a row per saved model (`NULL` for
-    /// `nil`), deleted with the model's row.
+    /// `CREATE TABLE` of an external attribute's side table.
     func externalTableSQL(_ column: Column) -> String {
-        let key = Self.primaryKeyColumn.quotedDatabaseIdentifier
-        return "CREATE TABLE IF NOT EXISTS \(externalTableName(column)) (\(key) INTEGER PRIMARY KEY REFERENCES \(tableName)(\(key)) ON DELETE CASCADE, \"value\" \(column.codec.storage.sqlType))"
+        definition.externalTableSQL(attribute: column.name, storage: column.codec.storage)
     }
 
     /// Stores an external attribute's value for a row, replacing what the row had (`NULL` for
@@ -158,13 +100,7 @@ extension TableLayout {
 
     /// `CREATE UNIQUE INDEX` of one of the entity's uniqueness constraints.
     func uniqueIndexSQL(_ constraint: [String]) -> String {
-        indexDefinition(columns: constraint, unique: true).sql
-    }
-
-    private func indexDefinition(columns: [String], unique: Bool) -> (name: String, sql: String) {
-        let name = Self.indexName(entity: entity.name, columns: columns, unique: unique)
-        let list = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        return (name, "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON \(tableName) (\(list))")
+        definition.indexDefinition(columns: constraint, unique: true).sql
     }
 
     /// For a class of a hierarchy, the statement giving a row (its key the argument) this

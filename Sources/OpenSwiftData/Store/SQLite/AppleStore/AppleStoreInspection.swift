@@ -70,6 +70,9 @@ public struct AppleStoreInspection: Codable, Sendable {
         public let name: String
         public let superentity: String?
         public let isAbstract: Bool
+        /// Its uniqueness constraints (`@Attribute(.unique)`, `#Unique`), each a list of
+        /// property names.
+        public let uniquenessConstraints: [[String]]
         public let attributes: [ModelAttribute]
         public let relationships: [ModelRelationship]
     }

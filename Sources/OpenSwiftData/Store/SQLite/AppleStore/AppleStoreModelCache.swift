@@ -75,9 +75,15 @@ enum AppleStoreModelCache {
                     continue
                 }
             }
+            // Each uniqueness constraint is a list of property names (or of the properties).
+            let unique = (walk.members(entity["NSUniqueTuples"]) ?? []).compactMap { tuple in
+                walk.members(tuple)?.compactMap { member in
+                    walk.resolve(member) as? String ?? walk.object(member).flatMap { walk.resolve($0["NSPropertyName"]) as? String }
+                }
+            }
             found.append(AppleStoreInspection.ModelEntity(
                 name: name, superentity: superentity,
-                isAbstract: walk.resolve(entity["NSIsAbstract"]) as? Bool ?? false,
+                isAbstract: walk.resolve(entity["NSIsAbstract"]) as? Bool ?? false, uniquenessConstraints: unique.filter { !$0.isEmpty },
                 attributes: attributes.sorted { $0.name < $1.name }, relationships: relationships.sorted { $0.name < $1.name }))
         }
         return found.sorted { $0.name < $1.name }

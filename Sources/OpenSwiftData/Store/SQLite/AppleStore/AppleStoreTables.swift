@@ -52,6 +52,21 @@ package struct AppleStoreTables {
             arguments: [entity.number]) ?? 0
     }
 
+    /// Whether every value of `column` in the rows of exactly `entity` is a reference to a value
+    /// kept in the row or in a file (``externalValue(_:)``'s tags), and there is at least one:
+    /// what a binary attribute with external storage holds, which the model cache does not say.
+    package func holdsOnlyExternalReferences(_ entity: AppleStoreInspection.Entity, column: String) throws -> Bool {
+        let name = column.quotedDatabaseIdentifier
+        let row = try Row.fetchOne(db, sql: """
+            SELECT count(*), sum(CASE WHEN typeof(\(name)) = 'blob' AND (substr(\(name), 1, 1) = x'01'
+                OR (substr(\(name), 1, 1) = x'02' AND length(\(name)) BETWEEN 37 AND 38)) THEN 0 ELSE 1 END)
+            FROM \(entity.table.quotedDatabaseIdentifier) WHERE Z_ENT = ? AND \(name) IS NOT NULL
+            """, arguments: [entity.number])
+        let values: Int = row?[0] ?? 0
+        let others: Int = row?[1] ?? 0
+        return values > 0 && others == 0
+    }
+
     /// The values of `columns` that more than one row of the entities numbered `entities` (a
     /// class and its subclasses, sharing a table) hold, with how many rows hold each; rows
     /// with a `NULL` among them left out, as a unique index leaves them. At most `limit`.

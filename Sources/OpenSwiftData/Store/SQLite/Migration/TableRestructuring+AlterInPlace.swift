@@ -65,7 +65,7 @@ extension TableRestructuring {
         // cost more than the rest of the migration. The others go first, since names follow
         // columns and a dropped column may not be in an index.
         let touched = Set(dropped + renamed)
-        let declared = Set(table.indices.map(\.name))
+        let declared = Set(table.definition.indices.map(\.name))
         let existingIndices = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", arguments: [entity.name])
         for index in existingIndices {
