@@ -66,6 +66,51 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted().map { try Data(contentsOf: folder.appendingPathComponent($0)) } == before)
     }
 
+    @Test func importBringsAStoreAppleSwiftDataWroteIntoANewStoreOrSaysWhatItWouldLeaveBehind() async throws {
+        try #require(OSDProcess.isBuilt)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("osd-apple-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("default.store")
+        let new = folder.appendingPathComponent("Trips.store")
+        try AppleLayoutStore.writeTrips(at: url, trips: 3)
+        let before = try Data(contentsOf: url)
+
+        let dryRun = try await OSDProcess.capture(["import", url.path, "--dry-run"])
+        #expect(dryRun.status == 0, "\(dryRun.output)")
+        #expect(dryRun.output.contains("Trip: 3 rows"))
+        #expect(dryRun.output.contains("  start ← ZSTART, Date → Optional<Date>"))
+        #expect(dryRun.output.contains("The import can run"))
+        #expect(!FileManager.default.fileExists(atPath: new.path))
+
+        let imported = try await OSDProcess.capture(["import", url.path, new.path])
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.output.contains("Imported \(url.path): 11 models"))
+        let check = try await OSDProcess.capture(["check", new.path])
+        #expect(check.status == 0, "\(check.output)")
+        let export = try await OSDProcess.capture(["export", new.path, "--entity", "Tag", "--format", "csv"])
+        #expect(export.output == "_pk,name\n1,family\n2,work\n")
+        #expect(try Data(contentsOf: url) == before)
+
+        let again = try await OSDProcess.capture(["import", url.path, new.path])
+        #expect(again.status == 2)
+        #expect(again.errors.contains("there is already a file at \(new.path)"))
+
+        // A value whose Swift type only the app's models know is refused, named, unless dropped.
+        let coded = folder.appendingPathComponent("coded.store")
+        try AppleLayoutBuilder(entities: [.init(name: "Note", attributes: [
+            .init(name: "title", type: 700, sqlType: "VARCHAR"), .init(name: "tags", type: 1800, sqlType: "BLOB", isOptional: true),
+        ])]).write(at: coded) { db in
+            try db.execute(sql: "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZTAGS) VALUES (1, 1, 1, 'a', x'62706C697374')")
+        }
+        let refused = try await OSDProcess.capture(["import", coded.path, folder.appendingPathComponent("notes.store").path])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("Note.tags: 1 value of Core Data's type Transformable"))
+        let dropped = try await OSDProcess.capture(["import", coded.path, folder.appendingPathComponent("notes.store").path, "--drop", "Note.tags"])
+        #expect(dropped.status == 0, "\(dropped.output)")
+        #expect(dropped.output.contains("Note.tags: 1 value of Core Data's type Transformable"))
+    }
+
     @Test func inspectShowsTheRecordedSchemaCountsFilesAndAMidwayHistoryWithoutWriting() async throws {
         try #require(OSDProcess.isBuilt)
         let url = try pixarStore(migratedTo: PixarSchemaV2.self)

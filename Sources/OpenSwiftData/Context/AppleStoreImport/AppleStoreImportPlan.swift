@@ -42,8 +42,12 @@ extension AppleStoreImport {
         /// empty when the import can run.
         public let refusals: [String]
         /// The Apple store's persistent history, which stays behind: the new store's history
-        /// begins with the import's save, by the author `OpenSwiftData.AppleStoreImport`.
+        /// begins with the import's save, by the author `OpenSwiftData.AppleStoreImport` (with
+        /// the app's models), or empty (with the store's own model).
         public let historyLeftBehind: AppleStoreInspection.History?
+        /// Whether the import saves through the app's models, recording its save in the new
+        /// store's history.
+        let savesThroughModels: Bool
 
         /// Whether the import can run.
         public var canImport: Bool { refusals.isEmpty }
@@ -62,7 +66,8 @@ extension AppleStoreImport {
                 lines += dropped.map { "  \($0.entity)\($0.property.map { ".\($0)" } ?? ""): \($0.what)" }
             }
             if let history = historyLeftBehind {
-                lines.append("\nThe Apple store's persistent history (\(history.transactions) transaction(s), \(history.changes) change(s)) stays behind; the new store's begins with the import's save, by \(AppleStoreImportRun.author).")
+                let start = savesThroughModels ? "begins with the import's save, by \(AppleStoreImportRun.author)" : "starts empty"
+                lines.append("\nThe Apple store's persistent history (\(history.transactions) transaction(s), \(history.changes) change(s)) stays behind; the new store's \(start).")
             }
             if refusals.isEmpty {
                 lines.append("\nThe import can run: nothing else of the Apple store is left behind.")
@@ -151,6 +156,6 @@ struct PlanBuilder {
     func plan(store: URL, inspection: AppleStoreInspection) -> AppleStoreImport.Plan {
         AppleStoreImport.Plan(
             store: store, versionIdentifiers: inspection.versionIdentifiers, entities: entities, losses: losses, refusals: refusals,
-            historyLeftBehind: inspection.history)
+            historyLeftBehind: inspection.history, savesThroughModels: importing.schema != nil)
     }
 }

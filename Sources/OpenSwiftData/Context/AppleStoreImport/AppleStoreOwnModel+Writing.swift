@@ -90,7 +90,8 @@ extension AppleStoreOwnModel {
         for entity in entities {
             let name = entity.entity.name
             let expected = rows.table[name] ?? [:]
-            let wanted = [TableLayout.primaryKeyColumn] + entity.attributes.filter { !$0.isExternal }.map(\.name)
+            let attributes = entity.attributes.filter { !$0.isExternal }.map(\.name)
+            let wanted = [TableLayout.primaryKeyColumn] + attributes
                 + entity.relationships.filter { $0.column != nil && !$0.apple.isToMany }.map(\.name)
             var positions: [Int] = []
             var entityPosition: Int?
@@ -108,7 +109,8 @@ extension AppleStoreOwnModel {
                     throw difference("\(name) row \(key) reads back other than it was written")
                 }
                 found += 1
-                values += read.count
+                values += attributes.count
+                links += read.dropFirst(attributes.count).filter { $0 != .null }.count
             }
             guard found == expected.count else {
                 throw difference("the new store holds \(found) \(name) rows where the Apple store has \(expected.count)")
