@@ -45,15 +45,18 @@ struct AppleLayoutBuilder {
         return current
     }
 
+    /// The tables every store of the layout has: the entities' numbers, the metadata, the model.
+    static let metadataTables = """
+        CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+        CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+        CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+        """
+
     /// Writes the store at `url`; `rows` inserts the rows through the connection.
     func write(at url: URL, _ rows: (Database) throws -> Void) throws {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
-                """)
+            try db.execute(sql: Self.metadataTables)
             for entity in entities where entity.superentity == nil {
                 var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 for member in entities where root(of: member).name == entity.name {

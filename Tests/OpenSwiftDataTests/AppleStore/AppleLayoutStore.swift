@@ -13,10 +13,8 @@ enum AppleLayoutStore {
     static func writeTrips(at url: URL, trips: Int = 3) throws {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
+            try db.execute(sql: AppleLayoutBuilder.metadataTables)
             try db.execute(sql: """
-                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
-                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
-                CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
                 CREATE TABLE ZTRIP (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZSTART TIMESTAMP, ZBUDGET FLOAT, ZPHOTO BLOB, ZID BLOB);
                 CREATE TABLE ZSTOP (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTRIP INTEGER, ZPLACE VARCHAR);
                 CREATE INDEX ZSTOP_ZTRIP_INDEX ON ZSTOP (ZTRIP);
