@@ -100,6 +100,8 @@ let allCases: [BenchCase] = [
               quick: [1_000], full: [1_000, 10_000]),
     BenchCase(id: "G6", title: "Launch with G1 + G4 pending: open, migrate, first 50 users by age", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000]),
+    BenchCase(id: "J1", title: "Import a store Apple's SwiftData wrote: N voyages, 4 ports each, 10 flags many-to-many (ours: with the app's models, every value and link read back and compared; ours-own-model: with the store's own model, compared too; raw, GRDB: copied by hand, unchecked)", drivers: ["raw", "grdb", "ours-own-model", "ours"],
+              quick: [10_000], full: [10_000, 100_000], rows: { AppleImportBench.rows($0) }),
     BenchCase(id: "F1", title: "Open a store and answer the first query: 50 users by age", drivers: ["raw", "grdb", "ours"],
               quick: [10_000, 100_000], full: [10_000, 100_000, 1_000_000], launches: 20),
     BenchCase(id: "P1", title: "PostgreSQL: insert 10-integer items in one save (postgres-nio: one unnest INSERT; fluent: create in batches, one transaction)", drivers: ["postgres-nio", "fluent", "ours"],
@@ -191,6 +193,8 @@ func makeJob(case id: String, driver: String, size n: Int, dir: URL) throws -> J
         return try setup.tripHierarchyJob()
     case ("F1", _), ("G6", _):
         return try setup.launchJob()
+    case ("J1", _):
+        return try setup.appleImportJob()
     default:
         throw ValidationErrorText("no driver \(driver) for case \(id)")
     }

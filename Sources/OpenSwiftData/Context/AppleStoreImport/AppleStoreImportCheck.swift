@@ -45,7 +45,7 @@ struct AppleStoreImportCheck {
                     // A NULL the declaration's initial value filled was evaluated for the model.
                     if value == nil, attribute.property.defaultValue != nil { continue }
                     let wanted = try attribute.codec.encode(value ?? attribute.fill!)
-                    let found = try attribute.codec.encode(Self.read(attribute.property, of: model))
+                    let found = try attribute.codec.encode(Self.read(attribute, of: model))
                     guard Self.same(wanted, found) else {
                         throw difference("\(entity.entity.name).\(attribute.name) of the Apple store's row \(key) reads back as \(PlanBuilder.describe(found)) where \(PlanBuilder.describe(wanted)) was written")
                     }
@@ -83,6 +83,13 @@ struct AppleStoreImportCheck {
     private static func fetchAll(_ type: any PersistentModel.Type, in context: ModelContext) throws -> [any PersistentModel] {
         func fetch<T: PersistentModel>(_: T.Type) throws -> [any PersistentModel] { try context.fetch(FetchDescriptor<T>()) }
         return try fetch(type)
+    }
+
+    /// The value of an attribute of a fetched model: as its row held it, or, for one kept
+    /// outside the row (not read until asked for), through its key path.
+    private static func read(_ attribute: AppleStoreImportMapping.Attribute, of model: any PersistentModel) -> Any {
+        if !attribute.isExternal, let value = model.modelState?.storedValue(at: attribute.propertyIndex) { return value }
+        return read(attribute.property, of: model)
     }
 
     /// The value of `property` of `model`, read through its key path as the app reads it.
