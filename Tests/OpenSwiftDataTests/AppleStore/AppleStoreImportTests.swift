@@ -194,7 +194,7 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Label>()) == 4)
     }
 
-    @Test func aSubclassRowsInItsRootsTableComeOverAsTheSubclass() throws {
+    @Test(arguments: [true, false]) func aSubclassRowsInItsRootsTableComeOverAsTheSubclass(withTheAppsModels: Bool) throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         typealias Animal = HierarchyImportModels.Animal
         typealias Dog = HierarchyImportModels.Dog
@@ -213,7 +213,10 @@ import Testing
                 INSERT INTO ZKEEPER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 3, 1, 'Sam');
                 """)
         }
-        let report = try AppleStoreImport(storeAt: appleStore, schema: Schema([Animal.self, Dog.self, Keeper.self])).importStore(to: newStore)
+        let importing = withTheAppsModels
+            ? AppleStoreImport(storeAt: appleStore, schema: Schema([Animal.self, Dog.self, Keeper.self]))
+            : AppleStoreImport(storeAt: appleStore)
+        let report = try importing.importStore(to: newStore)
         #expect(report.rows == ["Animal": 1, "Dog": 2, "Keeper": 1])
 
         let container = try ModelContainer(for: Animal.self, Dog.self, Keeper.self, configurations: ModelConfiguration(url: newStore))
@@ -225,6 +228,8 @@ import Testing
         let keeper = try context.fetch(FetchDescriptor<Keeper>()).first
         #expect(Set(keeper?.animals.map(\.name) ?? []) == ["Tom", "Rex"])
         #expect(keeper?.animals.contains { $0 is Dog } == true)
+        // With the store's own model, the schema it records is the app's: nothing migrated.
+        #expect(try StoreInspection(storeAt: newStore).history.isEmpty)
     }
 
     @Test func aStoreWithHistoryExternalDataAndSavesStillInItsLogComesOverWhole() throws {
