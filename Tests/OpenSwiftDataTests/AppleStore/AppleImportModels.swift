@@ -144,3 +144,15 @@ enum TripImportModels {
         init(name: String) { self.name = name }
     }
 }
+
+/// Trips whose photo the app no longer keeps outside the store (no `.externalStorage`).
+enum PlainPhotoImportModels {
+    @Model final class Trip {
+        var name: String
+        var start: Date?
+        var budget: Double = 0
+        var photo: Data?
+        var id = UUID()
+        init(name: String) { self.name = name }
+    }
+}

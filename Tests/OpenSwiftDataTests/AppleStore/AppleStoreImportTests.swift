@@ -261,6 +261,16 @@ import Testing
         #expect(transactions.map(\.author) == ["OpenSwiftData.AppleStoreImport"])
     }
 
+    @Test func dataKeptOutsideTheAppleStoreComesOverWhenTheModelsNoLongerSaySo() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        typealias Trip = PlainPhotoImportModels.Trip
+        try AppleLayoutStore.writeTrips(at: appleStore, trips: 2)
+        try AppleStoreImport(storeAt: appleStore, schema: Schema([Trip.self]), dropping: ["Stop", "Tag"]).importStore(to: newStore)
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: newStore))
+        let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.photo) == [Data(repeating: 0xAB, count: 2048), Data([0xFF, 0xD8])])
+    }
+
     // MARK: With the model the Apple store keeps
 
     @Test func withTheStoresOwnModelTheNewStoreIsOneTheAppsMatchingModelsOpenAsItIs() throws {
@@ -355,13 +365,20 @@ import Testing
     @Test func aTypeTheModelsDeclareOtherwiseAndACompositeAttributeAreRefusedNamingThem() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         var entity = Self.specimenEntity
-        entity.attributes = entity.attributes.map { $0.name == "mood" ? .init(name: "mood", type: 300, sqlType: "INTEGER") : $0 }
+        entity.attributes = entity.attributes.map {
+            switch $0.name {
+            case "mood": .init(name: "mood", type: 300, sqlType: "INTEGER")
+            case "note": .init(name: "note", type: 300, sqlType: "INTEGER", isOptional: true)
+            default: $0
+            }
+        }
         entity.attributes.append(.init(name: "address", type: 2100, sqlType: "BLOB", isOptional: true))
         try AppleLayoutBuilder(entities: [entity]).write(at: appleStore) { db in
             try db.execute(sql: "INSERT INTO ZSPECIMEN (Z_PK, Z_ENT, Z_OPT, ZTEXT, ZADDRESS) VALUES (1, 1, 1, 'x', x'00')")
         }
         let plan = try AppleStoreImport(storeAt: appleStore, schema: Schema([Specimen.self])).plan()
         #expect(plan.refusals.contains("Specimen.mood: the Apple store keeps it as Int64 and the models declare Mood; the import converts only where no value can change: declare it as the Apple version did"))
+        #expect(plan.refusals.contains { $0.hasPrefix("Specimen.note: the Apple store keeps it as Int64") && $0.hasSuffix("or accept dropping its values (\"Specimen.note\")") })
         #expect(plan.refusals.contains { $0.hasPrefix("Specimen.address: 1 value (Composite, column ZADDRESS) of an attribute the models do not declare") })
     }
 

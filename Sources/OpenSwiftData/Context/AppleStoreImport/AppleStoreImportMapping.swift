@@ -107,7 +107,8 @@ struct AppleStoreImportMapping {
                         builder.losses.append(.init(entity: entity.name, property: attribute.name, what: "\(problem); its values are dropped", isAccepted: true))
                         attributes.append(Attribute(name: attribute.name, propertyIndex: index, property: property, codec: codec, source: nil, isExternal: false, fill: fill))
                     } else {
-                        builder.refusals.append("\(place): \(problem)")
+                        let dropping = fill != nil ? "; or accept dropping its values (\"\(place)\")" : ""
+                        builder.refusals.append("\(place): \(problem)\(dropping)")
                     }
                     continue
                 }
@@ -118,9 +119,13 @@ struct AppleStoreImportMapping {
                 }
                 let renamed = appleAttribute.name == attribute.name ? "" : " (was \(appleAttribute.name))"
                 copied.append("\(attribute.name)\(renamed) ← \(column), \(appleAttribute.type) → \(codec.typeName)")
+                // Kept outside the store when large: what the models declare, or what the values
+                // say (an app may have dropped `.externalStorage` since its Apple version).
+                let isExternal = try attribute.options.contains(.externalStorage)
+                    || codec.storage == .data && appleAttribute.type == "Data" && tables.holdsOnlyExternalReferences(apple, column: column)
                 attributes.append(Attribute(
                     name: attribute.name, propertyIndex: index, property: property, codec: codec,
-                    source: (column, appleAttribute.type, appleAttribute.name), isExternal: attribute.options.contains(.externalStorage), fill: fill))
+                    source: (column, appleAttribute.type, appleAttribute.name), isExternal: isExternal, fill: fill))
             }
             var relationships: [Relationship] = []
             var linkNotes: [String] = []
