@@ -145,7 +145,8 @@ enum TripImportModels {
     }
 }
 
-/// Trips whose photo the app no longer keeps outside the store (no `.externalStorage`).
+/// Trips whose photo the app no longer keeps outside the store (no `.externalStorage`), and
+/// tags no longer linked to them.
 enum PlainPhotoImportModels {
     @Model final class Trip {
         var name: String
@@ -153,6 +154,11 @@ enum PlainPhotoImportModels {
         var budget: Double = 0
         var photo: Data?
         var id = UUID()
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Tag {
+        var name: String
         init(name: String) { self.name = name }
     }
 }

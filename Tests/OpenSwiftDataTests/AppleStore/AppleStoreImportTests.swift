@@ -269,6 +269,12 @@ import Testing
         let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: newStore))
         let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.photo) == [Data(repeating: 0xAB, count: 2048), Data([0xFF, 0xD8])])
+
+        // Trips and tags both kept, their many-to-many on neither side: its links are named.
+        let plan = try AppleStoreImport(storeAt: appleStore, schema: Schema([Trip.self, PlainPhotoImportModels.Tag.self]), dropping: ["Stop"]).plan()
+        #expect(plan.refusals == [
+            "Tag.trips: 2 links to Trip (join table Z_1TAGS) of a many-to-many relationship the models declare on neither side; declare it in the models, or accept dropping it (\"Tag.trips\")",
+        ])
     }
 
     // MARK: With the model the Apple store keeps

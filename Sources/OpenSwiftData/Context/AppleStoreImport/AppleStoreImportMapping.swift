@@ -180,6 +180,7 @@ struct AppleStoreImportMapping {
             builder.entities.append(.init(name: entity.name, rows: apple.rows, copied: copied, filled: filled, relationships: linkNotes, note: nil))
             entities.append(Entity(entity: entity, layout: layout, apple: apple, attributes: attributes, relationships: relationships))
         }
+        builder.noteUnmappedJoinTables(tables: tables)
         let declared = Set(schema.entities.map(\.name))
         for apple in inspection.entities where !declared.contains(apple.name) && apple.rows > 0 {
             builder.leaveBehind(entity: apple.name, property: nil, what: "\(apple.rows) row\(apple.rows == 1 ? "" : "s") of an entity the models do not declare")

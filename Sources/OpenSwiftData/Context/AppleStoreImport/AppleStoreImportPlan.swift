@@ -83,9 +83,17 @@ extension AppleStoreImport {
 /// Collects a plan's entities, losses and refusals as the mapping is worked out.
 struct PlanBuilder {
     let importing: AppleStoreImport
+
+    init(importing: AppleStoreImport) {
+        self.importing = importing
+    }
+
     var entities: [AppleStoreImport.Plan.Entity] = []
     var losses: [AppleStoreImport.Plan.Loss] = []
     var refusals: [String] = []
+    /// The Apple store's to-many relationships no property of the models takes, by
+    /// `Entity.relationship`.
+    private var unmappedToMany: [String: AppleStoreInspection.ModelRelationship] = [:]
 
     /// Whether the caller accepts dropping `property` of `entity` (or, for `nil`, its rows).
     func accepts(entity: String, property: String?) -> Bool {
@@ -115,12 +123,29 @@ struct PlanBuilder {
             guard values > 0 else { continue }
             leaveBehind(entity: apple.name, property: attribute.name, what: "\(values) value\(values == 1 ? "" : "s") (\(attribute.type), column \(column)) of an attribute the models do not declare")
         }
+        for relationship in appleEntity.relationships where !used.contains(relationship.name) && relationship.isToMany {
+            unmappedToMany["\(apple.name).\(relationship.name)"] = relationship
+        }
         for relationship in appleEntity.relationships where !used.contains(relationship.name) && !relationship.isToMany {
             let column = "Z" + relationship.name.uppercased()
             guard tables.hasColumn(column, of: apple) else { continue }
             let links = try tables.count(of: apple, column: column, holdingValue: true)
             guard links > 0 else { continue }
             leaveBehind(entity: apple.name, property: relationship.name, what: "\(links) link\(links == 1 ? "" : "s") to \(relationship.destination) of a relationship the models do not declare")
+        }
+    }
+
+    /// Notes the links of many-to-many relationships neither side of which the models declare
+    /// (one side declared keeps every link): the rows of their join tables.
+    mutating func noteUnmappedJoinTables(tables: AppleStoreTables) {
+        for (place, relationship) in unmappedToMany.sorted(by: { $0.key < $1.key }) {
+            guard let inverse = relationship.inverse, let other = unmappedToMany["\(relationship.destination).\(inverse)"], other.isToMany,
+                  place < "\(relationship.destination).\(inverse)",
+                  let join = tables.joinTable(relationship: relationship.name, inverse: inverse),
+                  let links = tables.inspection.joinTables.first(where: { $0.name == join.table })?.rows, links > 0
+            else { continue }
+            let entity = String(place.prefix { $0 != "." })
+            leaveBehind(entity: entity, property: relationship.name, what: "\(links) link\(links == 1 ? "" : "s") to \(relationship.destination) (join table \(join.table)) of a many-to-many relationship the models declare on neither side")
         }
     }
 
