@@ -265,8 +265,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         typealias Trip = PlainPhotoImportModels.Trip
         try AppleLayoutStore.writeTrips(at: appleStore, trips: 2)
-        try AppleStoreImport(storeAt: appleStore, schema: Schema([Trip.self]), dropping: ["Stop", "Tag"]).importStore(to: newStore)
-        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: newStore))
+        // Into a folder that does not exist yet, as Application Support on a first launch.
+        let store = folder.appendingPathComponent("Application Support/Trips.store")
+        try AppleStoreImport(storeAt: appleStore, schema: Schema([Trip.self]), dropping: ["Stop", "Tag"]).importStore(to: store)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.deletingLastPathComponent().path).filter { $0.contains("importing") }.isEmpty)
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: store))
         let trips = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.photo) == [Data(repeating: 0xAB, count: 2048), Data([0xFF, 0xD8])])
 

@@ -99,6 +99,8 @@ public struct AppleStoreImport {
             throw SwiftDataError.loadIssueModelContainer.explaining(
                 "there is already a file at \(url.path + suffix); the import writes a new store and never replaces one: move it away or choose another place")
         }
+        // An app's Application Support folder may not exist yet on its first launch.
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).importing-\(UUID().uuidString)")
         defer { Self.removeStore(at: staging) }
         let report = try AppleStoreTables.read(appleStoreURL) { tables in
