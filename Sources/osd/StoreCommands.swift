@@ -373,6 +373,9 @@ struct Import: ParsableCommand {
             return
         }
         guard let newStore else { throw ValidationError("name the new store to write, or ask for --dry-run") }
+        if PostgresConfiguration.named(newStore, databaseSchema: "public") != nil {
+            throw ValidationError("osd import writes an SQLite store file; import into a file, then open it with the app's models")
+        }
         try reportingErrors {
             do {
                 print(try importing.importStore(to: URL(fileURLWithPath: newStore)))
