@@ -123,9 +123,9 @@ public enum StoreExport {
             let rows: RowSource = { name, columns, body in
                 guard let apple = entities.first(where: { $0.name == name }), let modelEntity = model.first(where: { $0.name == name }) else { return }
                 let named = (modelEntity.attributes.map(\.name) + modelEntity.relationships.filter { !$0.isToMany }.map(\.name))
-                    .filter { tables.hasColumn("Z" + $0.uppercased(), of: apple) }
-                try columns(["_pk"] + named)
-                try tables.forEachRow(of: apple, columns: named.map { "Z" + $0.uppercased() }) { key, values in
+                    .compactMap { name in tables.column(of: name, in: apple).map { (name, $0) } }
+                try columns(["_pk"] + named.map(\.0))
+                try tables.forEachRow(of: apple, columns: named.map(\.1)) { key, values in
                     try body([.integer(key)] + values)
                 }
             }

@@ -441,12 +441,13 @@ import Testing
         let schema = Schema([Journey.self, Waypoint.self, Label.self, Guide.self])
 
         try whole.prefix(whole.count / 2).write(to: appleStore)
-        #expect(throws: SwiftDataError.self) { try AppleStoreImport(storeAt: appleStore, schema: schema).importStore(to: newStore) }
+        let truncated = #expect(throws: SwiftDataError.self) { try AppleStoreImport(storeAt: appleStore, schema: schema).importStore(to: newStore) }
+        #expect(truncated?.explanation?.contains(appleStore.lastPathComponent) == true, "\(String(describing: truncated?.explanation))")
         #expect(!FileManager.default.fileExists(atPath: newStore.path))
 
         try Data(repeating: 0x5A, count: whole.count).write(to: appleStore)
         let garbage = #expect(throws: SwiftDataError.self) { try AppleStoreImport(storeAt: appleStore, schema: schema).plan() }
-        #expect(garbage?.explanation?.isEmpty == false)
+        #expect(garbage?.explanation?.contains(appleStore.lastPathComponent) == true, "\(String(describing: garbage?.explanation))")
         #expect(!FileManager.default.fileExists(atPath: newStore.path))
     }
 }

@@ -18,11 +18,11 @@ struct AppleStoreImportCheck {
             let models = try Self.fetchAll(entity.layout.modelType, in: context).filter { $0.persistentModelID.entityName == entity.entity.name }
             let expected = entity.apple?.rows ?? 0
             guard models.count == expected else {
-                throw difference("the new store holds \(models.count) \(entity.entity.name) models where the Apple store has \(expected) rows")
+                throw AppleStoreImportFailure.difference("the new store holds \(models.count) \(entity.entity.name) models where the Apple store has \(expected) rows")
             }
             for model in models {
                 guard let row = rowIDs[model.persistentModelID] else {
-                    throw difference("the new store holds a \(entity.entity.name) model the import did not make")
+                    throw AppleStoreImportFailure.difference("the new store holds a \(entity.entity.name) model the import did not make")
                 }
                 modelsByRow[row] = model
             }
@@ -32,22 +32,20 @@ struct AppleStoreImportCheck {
             let sources = entity.attributes.compactMap(\.source)
             try run.tables.forEachRow(of: apple, columns: sources.map(\.column)) { key, stored in
                 guard let model = modelsByRow[AppleStoreImportRun.RowKey(table: apple.table, key: key)] else {
-                    throw difference("row \(key) of \(apple.table) (\(entity.entity.name)) has no model in the new store")
+                    throw AppleStoreImportFailure.difference("row \(key) of \(apple.table) (\(entity.entity.name)) has no model in the new store")
                 }
                 var position = 0
                 // The values the Apple store has; the ones it lacks were filled, as the plan said.
                 for attribute in entity.attributes {
-                    guard let source = attribute.source else { continue }
-                    let value = try run.placed(entity, attribute, row: key) {
-                        try AppleImportedValue.value(stored[position], of: attribute, type: source.type, tables: run.tables)
-                    }
+                    guard attribute.source != nil else { continue }
+                    let value = try run.value(stored[position], of: attribute, in: entity, row: key)
                     position += 1
                     // A NULL the declaration's initial value filled was evaluated for the model.
                     if value == nil, attribute.property.defaultValue != nil { continue }
                     let wanted = try attribute.codec.encode(value ?? attribute.fill!)
                     let found = try attribute.codec.encode(Self.read(attribute, of: model))
                     guard Self.same(wanted, found) else {
-                        throw difference("\(entity.entity.name).\(attribute.name) of the Apple store's row \(key) reads back as \(PlanBuilder.describe(found)) where \(PlanBuilder.describe(wanted)) was written")
+                        throw AppleStoreImportFailure.difference("\(entity.entity.name).\(attribute.name) of the Apple store's row \(key) reads back as \(PlanBuilder.describe(found)) where \(PlanBuilder.describe(wanted)) was written")
                     }
                     values += 1
                 }
@@ -60,18 +58,13 @@ struct AppleStoreImportCheck {
                     // Links to rows of entities left behind (as accepted) have nothing to hold.
                     let wanted = (expected[key] ?? []).filter { modelsByRow[$0] != nil }
                     guard held.count == wanted.count, Set(held.compactMap { $0 }) == Set(wanted) else {
-                        throw difference("\(entity.entity.name).\(relationship.name) of the Apple store's row \(key) holds \(held.count) model(s) in the new store where the Apple store links \(wanted.count)")
+                        throw AppleStoreImportFailure.difference("\(entity.entity.name).\(relationship.name) of the Apple store's row \(key) holds \(held.count) model(s) in the new store where the Apple store links \(wanted.count)")
                     }
                     links += wanted.count
                 }
             }
         }
         return (values, links)
-    }
-
-    private func difference(_ what: String) -> SwiftDataError {
-        SwiftDataError.loadIssueModelContainer.explaining(
-            "the import's check found a difference: \(what); the new store was not kept, and the Apple store is as it was")
     }
 
     /// Two stored values are the same: equal, or both a NaN.

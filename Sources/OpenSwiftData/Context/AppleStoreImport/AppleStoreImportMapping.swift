@@ -11,7 +11,7 @@ struct AppleStoreImportMapping {
         let property: ModelLayout.Property
         let codec: ValueCodec
         /// The Apple store's column and attribute type; `nil` when it keeps no values for it.
-        let source: (column: String, type: String, name: String)?
+        let source: (column: String, type: String)?
         /// Whether the Apple store keeps the values outside its rows when they are large.
         let isExternal: Bool
         /// What a row without a value gets: the declaration's initial value, or `nil`.
@@ -22,14 +22,15 @@ struct AppleStoreImportMapping {
     enum Links {
         /// A to-one: the column holding the related row's key.
         case column(String)
-        /// A to-many whose inverse is a to-one: the related rows' column holding this row's key.
-        case inverseColumn(String)
+        /// A to-many whose inverse is a to-one (named here): the related rows' key column.
+        case inverse(String)
         /// A many-to-many: a join table.
         case joinTable(table: String, ownerColumn: String, memberColumn: String)
     }
 
     struct Relationship {
         let name: String
+        let propertyIndex: Int
         let property: ModelLayout.Property
         let destination: String
         let links: Links
@@ -91,14 +92,13 @@ struct AppleStoreImportMapping {
                     continue
                 }
                 used.insert(appleAttribute.name)
-                let column = "Z" + appleAttribute.name.uppercased()
-                guard tables.hasColumn(column, of: apple) else {
+                guard let column = tables.column(of: appleAttribute.name, in: apple) else {
                     // A transient attribute of the Apple model has no column: nothing to bring.
                     guard fill != nil else {
                         builder.refusals.append("\(place) is required and the Apple store keeps no column for \(appleAttribute.name) (transient there): give it an initial value in its declaration or make it optional")
                         continue
                     }
-                    filled.append("\(attribute.name) (\(apple.table) has no column \(column): transient in the Apple model)")
+                    filled.append("\(attribute.name) (\(apple.table) has no column for \(appleAttribute.name): transient in the Apple model)")
                     attributes.append(Attribute(name: attribute.name, propertyIndex: index, property: property, codec: codec, source: nil, isExternal: false, fill: fill))
                     continue
                 }
@@ -125,7 +125,7 @@ struct AppleStoreImportMapping {
                     || codec.storage == .data && appleAttribute.type == "Data" && tables.holdsOnlyExternalReferences(apple, column: column)
                 attributes.append(Attribute(
                     name: attribute.name, propertyIndex: index, property: property, codec: codec,
-                    source: (column, appleAttribute.type, appleAttribute.name), isExternal: isExternal, fill: fill))
+                    source: (column, appleAttribute.type), isExternal: isExternal, fill: fill))
             }
             var relationships: [Relationship] = []
             var linkNotes: [String] = []
@@ -145,9 +145,8 @@ struct AppleStoreImportMapping {
                 }
                 let links: Links
                 if !appleRelationship.isToMany {
-                    let column = "Z" + appleRelationship.name.uppercased()
-                    guard tables.hasColumn(column, of: apple) else {
-                        builder.refusals.append("\(place): \(apple.table) has no column \(column) holding its links")
+                    guard let column = tables.column(of: appleRelationship.name, in: apple) else {
+                        builder.refusals.append("\(place): \(apple.table) has no column holding the links of \(appleRelationship.name)")
                         continue
                     }
                     links = .column(column)
@@ -160,7 +159,7 @@ struct AppleStoreImportMapping {
                         }
                         links = .joinTable(table: join.table, ownerColumn: join.ownerColumn, memberColumn: join.memberColumn)
                     } else {
-                        links = .inverseColumn("Z" + inverse.uppercased())
+                        links = .inverse(inverse)
                     }
                 } else {
                     builder.refusals.append("\(place): the Apple store's \(appleRelationship.name) has no inverse, and how such a to-many is kept is not read here; add an inverse in the Apple version first, or accept dropping it")
@@ -173,7 +172,7 @@ struct AppleStoreImportMapping {
                 let isSet = inverseKey.map { !setRelationships.contains($0) } ?? true
                 if isSet { setRelationships.insert(key) }
                 linkNotes.append("\(relationship.name) → \(relationship.destination) (\(Self.describe(links)))")
-                relationships.append(Relationship(name: relationship.name, property: layout.properties[index], destination: relationship.destination, links: links, isSet: isSet))
+                relationships.append(Relationship(name: relationship.name, propertyIndex: index, property: layout.properties[index], destination: relationship.destination, links: links, isSet: isSet))
             }
             try builder.noteLeftBehind(apple: apple, appleEntity: appleEntity, used: used, tables: tables)
             try builder.checkUniqueness(entity, apple: apple, attributes: attributes, entities: appleEntities, tables: tables)
@@ -193,7 +192,7 @@ struct AppleStoreImportMapping {
     private static func describe(_ links: Links) -> String {
         switch links {
         case .column(let column): "column \(column)"
-        case .inverseColumn(let column): "the related rows' \(column)"
+        case .inverse(let inverse): "the related rows' \(inverse)"
         case .joinTable(let table, _, _): "join table \(table)"
         }
     }

@@ -117,8 +117,7 @@ struct PlanBuilder {
         apple: AppleStoreInspection.Entity, appleEntity: AppleStoreInspection.ModelEntity, used: Set<String>, tables: AppleStoreTables
     ) throws {
         for attribute in appleEntity.attributes where !used.contains(attribute.name) {
-            let column = "Z" + attribute.name.uppercased()
-            guard tables.hasColumn(column, of: apple) else { continue }
+            guard let column = tables.column(of: attribute.name, in: apple) else { continue }
             let values = try tables.count(of: apple, column: column, holdingValue: true)
             guard values > 0 else { continue }
             leaveBehind(entity: apple.name, property: attribute.name, what: "\(values) value\(values == 1 ? "" : "s") (\(attribute.type), column \(column)) of an attribute the models do not declare")
@@ -127,8 +126,7 @@ struct PlanBuilder {
             unmappedToMany["\(apple.name).\(relationship.name)"] = relationship
         }
         for relationship in appleEntity.relationships where !used.contains(relationship.name) && !relationship.isToMany {
-            let column = "Z" + relationship.name.uppercased()
-            guard tables.hasColumn(column, of: apple) else { continue }
+            guard let column = tables.column(of: relationship.name, in: apple) else { continue }
             let links = try tables.count(of: apple, column: column, holdingValue: true)
             guard links > 0 else { continue }
             leaveBehind(entity: apple.name, property: relationship.name, what: "\(links) link\(links == 1 ? "" : "s") to \(relationship.destination) of a relationship the models do not declare")

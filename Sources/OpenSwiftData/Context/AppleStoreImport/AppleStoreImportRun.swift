@@ -33,28 +33,20 @@ struct AppleStoreImportRun {
                 guard let apple = entity.apple else { continue }
                 let sources = entity.attributes.compactMap(\.source)
                 try tables.forEachRow(of: apple, columns: sources.map(\.column)) { key, values in
-                    let model = Self.makeModel(of: entity.layout.modelType)
+                    // Made as a fetched row is (``SampleStoreWriter`` makes models so too): the
+                    // values in place before the model exists, `let`s included.
+                    var modelValues = ModelValues(entity.layout.valueSlots)
                     var position = 0
-                    var constants: [(AppleStoreImportMapping.Attribute, Any)] = []
                     for attribute in entity.attributes {
                         var value: Any?
-                        if let source = attribute.source {
-                            value = try placed(entity, attribute, row: key) {
-                                try AppleImportedValue.value(values[position], of: attribute, type: source.type, tables: tables)
-                            }
+                        if attribute.source != nil {
+                            value = try self.value(values[position], of: attribute, in: entity, row: key)
                             position += 1
                         }
-                        // A `let` lives in the object, whose value an insert copies into the
-                        // backing data: a stored value goes in after; without one, the object's
-                        // own initial value stays.
-                        if attribute.property.isConstant {
-                            if let value { constants.append((attribute, value)) }
-                        } else {
-                            try Self.set(value ?? Self.initialValue(of: attribute, in: entity), at: attribute.propertyIndex, on: model)
-                        }
+                        modelValues[attribute.propertyIndex] = value ?? Self.initialValue(of: attribute, in: entity)
                     }
+                    let model = entity.layout.loadedStateType.init(layout: entity.layout, values: modelValues).makeModel()
                     Self.insert(model, into: context)
-                    for (attribute, value) in constants { try Self.set(value, at: attribute.propertyIndex, on: model) }
                     models[RowKey(table: apple.table, key: key)] = model
                 }
                 rows[entity.entity.name] = apple.rows
@@ -66,7 +58,7 @@ struct AppleStoreImportRun {
                     for (owner, members) in links {
                         guard let model = models[RowKey(table: apple.table, key: owner)] else { continue }
                         // A row of the table no mapped entity reads (an entity left behind) has no model.
-                        try Self.set(members.compactMap { models[$0] }, relationship, on: model)
+                        Self.set(members.compactMap { models[$0] }, relationship, on: model)
                     }
                 }
             }
@@ -87,9 +79,8 @@ struct AppleStoreImportRun {
         guard let destinationTable = destinations.first?.table else { return [:] }
         let owners = try tables.keys(in: apple.table)
         let members = try tables.keys(in: destinationTable)
-        func dangling(_ what: String, row: Int64, table: String) -> SwiftDataError {
-            SwiftDataError.loadIssueModelContainer.explaining(
-                "\(entity.entity.name).\(relationship.name): \(what) names row \(row) of \(table), which the Apple store does not have (osd check lists such links); nothing was written")
+        func dangling(_ place: String, row: Int64, table: String) -> SwiftDataError {
+            AppleStoreImportFailure.dangling(entity.entity.name, relationship.name, at: place, names: row, of: table)
         }
         var links: [Int64: [RowKey]] = [:]
         switch relationship.links {
@@ -99,8 +90,9 @@ struct AppleStoreImportRun {
                 guard members.contains(member) else { throw dangling("\(column) of row \(key)", row: member, table: destinationTable) }
                 links[key] = [RowKey(table: destinationTable, key: member)]
             }
-        case .inverseColumn(let column):
-            for destination in destinations where tables.hasColumn(column, of: destination) {
+        case .inverse(let inverse):
+            for destination in destinations {
+                guard let column = tables.column(of: inverse, in: destination) else { continue }
                 try tables.forEachRow(of: destination, columns: [column]) { key, values in
                     guard case .integer(let owner) = values[0] else { return }
                     guard owners.contains(owner) else { throw dangling("\(column) of \(destination.name) row \(key)", row: owner, table: apple.table) }
@@ -134,20 +126,15 @@ struct AppleStoreImportRun {
         return keys
     }
 
-    /// Runs `body`, placing a value's failure at its entity, property and row.
-    func placed<T>(_ entity: AppleStoreImportMapping.Entity, _ attribute: AppleStoreImportMapping.Attribute, row: Int64, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let failure as AppleImportedValue.Failure {
-            let column = attribute.source.map { "column \($0.column) of \(entity.apple?.table ?? "?")" } ?? ""
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(entity.entity.name).\(attribute.name) of the Apple store's row \(row) (\(column)): \(failure.description); nothing was written")
+    /// The property's value for a row's stored `value` of the attribute's column, a failure
+    /// placed at its entity, property and row.
+    func value(_ value: StoredValue, of attribute: AppleStoreImportMapping.Attribute, in entity: AppleStoreImportMapping.Entity, row: Int64) throws -> Any? {
+        guard let source = attribute.source, let apple = entity.apple else { return nil }
+        return try AppleStoreImportFailure.placed(
+            entity: entity.entity.name, property: attribute.name, row: row, column: source.column, table: apple.table
+        ) {
+            try AppleImportedValue.value(value, of: attribute, type: source.type, tables: tables)
         }
-    }
-
-    private static func makeModel(of type: any PersistentModel.Type) -> any PersistentModel {
-        func make<T: PersistentModel>(_: T.Type) -> any PersistentModel { T(backingData: T.createBackingData()) }
-        return make(type)
     }
 
     private static func insert(_ model: any PersistentModel, into context: ModelContext) {
@@ -164,28 +151,15 @@ struct AppleStoreImportRun {
         return fresh
     }
 
-    /// Sets an attribute of a model not inserted yet, in its backing data: what its
-    /// initializer would do (the key path's setter would read the value first, and a new
-    /// model's required attribute has none to read).
-    private static func set(_ value: Any, at index: Int, on model: any PersistentModel) throws {
-        guard let state = model.modelState else {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(type(of: model)) keeps its values in a backing data of its own, which the import cannot fill; nothing was written")
-        }
-        state.setValue(value, at: index)
-        state.noteAssigned(index, empty: false)
-    }
-
     /// Sets a relationship of an inserted model to the models `related`, keeping the inverse
     /// side in step as its setter would.
-    private static func set(_ related: [any PersistentModel], _ relationship: AppleStoreImportMapping.Relationship, on model: any PersistentModel) throws {
+    private static func set(_ related: [any PersistentModel], _ relationship: AppleStoreImportMapping.Relationship, on model: any PersistentModel) {
         let property = relationship.property
         guard let destination = property.destination, let state = model.modelState else { return }
-        let index = state.layout.properties.firstIndex { $0.name == property.name }!
         if property.isToMany {
-            state.setRelationship(RelatedModels.toManyValue(related, of: destination), at: index, owner: model)
+            state.setRelationship(RelatedModels.toManyValue(related, of: destination), at: relationship.propertyIndex, owner: model)
         } else if let first = related.first {
-            state.setRelationship(first, at: index, owner: model)
+            state.setRelationship(first, at: relationship.propertyIndex, owner: model)
         }
     }
 }

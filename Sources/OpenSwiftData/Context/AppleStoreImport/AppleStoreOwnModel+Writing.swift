@@ -50,7 +50,9 @@ extension AppleStoreOwnModel {
                 var inTable: [StoredValue] = []
                 var external: [StoredValue] = []
                 for (attribute, stored) in zip(entity.attributes, values) {
-                    let value = try placed(name, attribute.name, row: key) {
+                    let value = try AppleStoreImportFailure.placed(
+                        entity: name, property: attribute.name, row: key, column: attribute.column, table: entity.apple.table
+                    ) {
                         try AppleImportedValue.value(
                             stored, codec: attribute.codec, valueType: attribute.valueType, isExternal: attribute.isExternal, type: attribute.type, tables: tables)
                     }
@@ -59,7 +61,7 @@ extension AppleStoreOwnModel {
                 }
                 for (relationship, stored) in zip(toOnes, values.dropFirst(entity.attributes.count)) {
                     if case .integer(let member) = stored, let table = appleTables[relationship.apple.destination], try !exists(member, in: table) {
-                        throw dangling(name, relationship.name, row: key, names: member, of: table)
+                        throw AppleStoreImportFailure.dangling(name, relationship.name, at: "\(relationship.column ?? "") of row \(key)", names: member, of: table)
                     }
                     inTable.append(stored)
                 }
@@ -72,8 +74,11 @@ extension AppleStoreOwnModel {
                 else { continue }
                 let destinationTable = appleTables[relationship.apple.destination] ?? ""
                 for pair in try tables.pairs(inJoinTable: join.table, ownerColumn: join.ownerColumn, memberColumn: join.memberColumn) {
-                    guard try exists(pair.owner, in: entity.apple.table), try exists(pair.member, in: destinationTable) else {
-                        throw dangling(name, relationship.name, row: pair.owner, names: pair.member, of: destinationTable)
+                    guard try exists(pair.owner, in: entity.apple.table) else {
+                        throw AppleStoreImportFailure.dangling(name, relationship.name, at: "\(join.table).\(join.ownerColumn)", names: pair.owner, of: entity.apple.table)
+                    }
+                    guard try exists(pair.member, in: destinationTable) else {
+                        throw AppleStoreImportFailure.dangling(name, relationship.name, at: "\(join.table).\(join.memberColumn)", names: pair.member, of: destinationTable)
                     }
                     rows.links[table, default: []].insert(ownColumn == "source" ? [pair.owner, pair.member] : [pair.member, pair.owner])
                 }
@@ -102,23 +107,23 @@ extension AppleStoreOwnModel {
             }) { row in
                 if let entityPosition, row[entityPosition] != .text(name) { return }
                 guard case .integer(let key) = row[positions[0]], let written = expected[key] else {
-                    throw difference("the new store holds a \(name) row the Apple store does not have")
+                    throw AppleStoreImportFailure.difference("the new store holds a \(name) row the Apple store does not have")
                 }
                 let read = positions.dropFirst().map { $0 >= 0 ? row[$0] : .null }
                 guard read == written else {
-                    throw difference("\(name) row \(key) reads back other than it was written")
+                    throw AppleStoreImportFailure.difference("\(name) row \(key) reads back other than it was written")
                 }
                 found += 1
                 values += attributes.count
                 links += read.dropFirst(attributes.count).filter { $0 != .null }.count
             }
             guard found == expected.count else {
-                throw difference("the new store holds \(found) \(name) rows where the Apple store has \(expected.count)")
+                throw AppleStoreImportFailure.difference("the new store holds \(found) \(name) rows where the Apple store has \(expected.count)")
             }
             for (index, attribute) in entity.attributes.filter(\.isExternal).enumerated() {
                 try SchemaStoreWriter.forEachExternalValue(inStoreAt: url, entity: name, attribute: attribute.name) { key, value in
                     guard rows.external[name]?[key]?[index] == value else {
-                        throw difference("\(name).\(attribute.name) of row \(key) reads back other than it was written")
+                        throw AppleStoreImportFailure.difference("\(name).\(attribute.name) of row \(key) reads back other than it was written")
                     }
                     values += 1
                 }
@@ -127,28 +132,9 @@ extension AppleStoreOwnModel {
         for (table, written) in rows.links {
             var read: Set<[Int64]> = []
             try SchemaStoreWriter.forEachLink(inStoreAt: url, joinTable: table) { read.insert([$0, $1]) }
-            guard read == written else { throw difference("the join table \(table) holds \(read.count) links where \(written.count) were written") }
+            guard read == written else { throw AppleStoreImportFailure.difference("the join table \(table) holds \(read.count) links where \(written.count) were written") }
             links += read.count
         }
         return (values, links)
-    }
-
-    private func placed<T>(_ entity: String, _ attribute: String, row: Int64, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let failure as AppleImportedValue.Failure {
-            throw SwiftDataError.loadIssueModelContainer.explaining(
-                "\(entity).\(attribute) of the Apple store's row \(row): \(failure.description); nothing was written")
-        }
-    }
-
-    private func dangling(_ entity: String, _ relationship: String, row: Int64, names member: Int64, of table: String) -> SwiftDataError {
-        SwiftDataError.loadIssueModelContainer.explaining(
-            "\(entity).\(relationship) of row \(row) names row \(member) of \(table), which the Apple store does not have (osd check lists such links); nothing was written")
-    }
-
-    private func difference(_ what: String) -> SwiftDataError {
-        SwiftDataError.loadIssueModelContainer.explaining(
-            "the import's check found a difference: \(what); the new store was not kept, and the Apple store is as it was")
     }
 }

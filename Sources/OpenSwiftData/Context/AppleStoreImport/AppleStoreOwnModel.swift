@@ -76,8 +76,7 @@ struct AppleStoreOwnModel {
             var attributes: [Attribute] = []
             var copied: [String] = []
             for attribute in modelEntity.attributes {
-                let column = "Z" + attribute.name.uppercased()
-                guard tables.hasColumn(column, of: apple) else { continue }
+                guard let column = tables.column(of: attribute.name, in: apple) else { continue }
                 guard let types = Self.swiftTypes[attribute.type] else {
                     let values = try tables.count(of: apple, column: column, holdingValue: true)
                     if values > 0 {
@@ -131,8 +130,7 @@ struct AppleStoreOwnModel {
             let relationships = modelEntity.relationships.compactMap { appleRelationship -> Relationship? in
                 guard let declared = entity.relationshipsByName[appleRelationship.name] else { return nil }
                 let storage = RelationshipStorage(declared, of: entity, destination: schema.entitiesByName[declared.destination])
-                let column = "Z" + appleRelationship.name.uppercased()
-                return Relationship(name: appleRelationship.name, column: tables.hasColumn(column, of: apple) ? column : nil, storage: storage, apple: appleRelationship)
+                return Relationship(name: appleRelationship.name, column: tables.column(of: appleRelationship.name, in: apple), storage: storage, apple: appleRelationship)
             }
             entities.append(Entity(apple: apple, entity: entity, attributes: attributes, relationships: relationships))
         }

@@ -33,7 +33,7 @@ enum AppleStoreCheck {
                 // the model cache marks an attribute transient is not known yet.
                 let columns = Set(try db.columns(in: table).map(\.name))
                 for relationship in entity.relationships where !relationship.isToMany {
-                    let column = "Z" + relationship.name.uppercased()
+                    let column = AppleStoreReader.columnName(of: relationship.name)
                     guard columns.contains(column), let destination = tableOfEntity[relationship.destination] else { continue }
                     let dangling = try Int.fetchOne(db, sql: """
                         SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier) AS source

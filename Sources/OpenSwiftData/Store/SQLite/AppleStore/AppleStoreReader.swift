@@ -92,6 +92,12 @@ enum AppleStoreReader {
         "Z" + rootEntity.uppercased()
     }
 
+    /// The column of a property (an attribute, or a to-one relationship's key): `Z` and its
+    /// name in capitals.
+    static func columnName(of property: String) -> String {
+        "Z" + property.uppercased()
+    }
+
     private static func columns(of table: String, in db: Database) throws -> [AppleStoreInspection.Column] {
         try db.columns(in: table).map { AppleStoreInspection.Column(name: $0.name, declaredType: $0.type) }
     }

@@ -20,6 +20,14 @@ package struct AppleStoreTables {
         }
     }
 
+    /// The column a property of the store's model is kept in (`startDate` → `ZSTARTDATE`), when
+    /// the table of `entity` has it; `nil` for a property kept in no column of it (a transient
+    /// attribute, a to-many relationship).
+    package func column(of property: String, in entity: AppleStoreInspection.Entity) -> String? {
+        let column = AppleStoreReader.columnName(of: property)
+        return hasColumn(column, of: entity) ? column : nil
+    }
+
     /// Whether the table of `entity` has `column`.
     package func hasColumn(_ column: String, of entity: AppleStoreInspection.Entity) -> Bool {
         entity.columns.contains { $0.name == column }
