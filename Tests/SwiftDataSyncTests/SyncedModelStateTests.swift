@@ -37,16 +37,27 @@ import TestSupport
 
     @Test func membershipsMergeAsAddedAndRemovedLinks() {
         var phone = State(entity: "Tag"), laptop = State(entity: "Tag")
-        phone.link("notes", to: "n1", isAdded: true, at: at(1, "phone"))
+        phone.add("notes", member: "n1", at: at(1, "phone"))
         laptop.merge(phone)
         // Concurrently: the phone adds n2, the laptop adds n3 and removes n1.
-        phone.link("notes", to: "n2", isAdded: true, at: at(5, "phone"))
-        laptop.link("notes", to: "n3", isAdded: true, at: at(5, "laptop"))
-        laptop.link("notes", to: "n1", isAdded: false, at: at(6, "laptop"))
+        phone.add("notes", member: "n2", at: at(5, "phone"))
+        laptop.add("notes", member: "n3", at: at(5, "laptop"))
+        laptop.remove("notes", member: "n1", observed: laptop.liveAdditions(of: "notes", to: "n1"))
         #expect(phone.merging(laptop).members(of: "notes") == ["n2", "n3"])
-        // A removal loses to an addition it had not seen.
-        phone.link("notes", to: "n1", isAdded: true, at: at(7, "phone"))
+        // A removal loses to an addition it had not seen, even one stamped before it.
+        phone.add("notes", member: "n1", at: at(3, "phone"))
         #expect(laptop.merging(phone).members(of: "notes") == ["n1", "n2", "n3"])
+        #expect(phone.merging(laptop) == laptop.merging(phone))
+    }
+
+    /// A state an earlier version kept, its links last-writer-wins flags, reads as the same
+    /// members.
+    @Test func linksKeptByAnEarlierVersionReadAsTheSameMembers() throws {
+        let earlier = #"{"entity":"Tag","links":{"notes":{"n1":{"timestamp":{"counter":0,"milliseconds":5,"node":"a"},"value":true},"n2":{"timestamp":{"counter":0,"milliseconds":6,"node":"a"},"value":false}}},"properties":{}}"#
+        let state = try JSONDecoder().decode(State.self, from: Data(earlier.utf8))
+        #expect(state.members(of: "notes") == ["n1"])
+        let again = try JSONDecoder().decode(State.self, from: JSONEncoder().encode(state))
+        #expect(again == state)
     }
 
     /// Random changes from three nodes, merged in random orders and groupings, some twice:
@@ -64,7 +75,12 @@ import TestSupport
                 case 0: change.delete(at: time)
                 case 1...5: change.set(["title", "body"].randomElement(using: &generator)!, to: "v\(Int.random(in: 0..<5, using: &generator))", at: time)
                 default:
-                    change.link("tags", to: "t\(Int.random(in: 0..<4, using: &generator))", isAdded: Bool.random(using: &generator), at: time)
+                    let member = "t\(Int.random(in: 0..<4, using: &generator))"
+                    if Bool.random(using: &generator) {
+                        change.add("tags", member: member, at: time)
+                    } else {
+                        change.remove("tags", member: member, observed: [SyncTimestamp(milliseconds: Int64.random(in: 0..<20, using: &generator), counter: UInt32.random(in: 0..<12, using: &generator), node: node)])
+                    }
                 }
                 return change
             }
@@ -81,7 +97,9 @@ import TestSupport
     @Test func aStateRoundTripsThroughJSON() throws {
         var state = State(entity: "Note")
         state.set("title", to: "Plan", at: at(3, "phone"))
-        state.link("tags", to: "t1", isAdded: true, at: at(4, "phone"))
+        state.add("tags", member: "t1", at: at(4, "phone"))
+        state.add("tags", member: "t2", at: at(5, "phone"))
+        state.remove("tags", member: "t2", observed: [at(5, "phone")])
         let decoded = try JSONDecoder().decode(State.self, from: JSONEncoder().encode(state))
         #expect(decoded == state)
     }

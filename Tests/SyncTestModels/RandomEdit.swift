@@ -4,22 +4,31 @@ import TestSupport
 
 /// One random change to the test models: inserts, edits of every attribute type, links moved,
 /// memberships added and removed, deletions (with the cascade from journeys to legs), and
-/// countries made with codes other devices use too.
+/// countries made with codes other devices use too, and linked to.
 public enum RandomEdit {
     public static func apply(in context: ModelContext, using random: inout SplitMix) throws {
         let journeys = try context.fetch(FetchDescriptor<Journey>(sortBy: [SortDescriptor(\.title)]))
         let legs = try context.fetch(FetchDescriptor<Leg>(sortBy: [SortDescriptor(\.place)]))
         let labels = try context.fetch(FetchDescriptor<Label>(sortBy: [SortDescriptor(\.name)]))
         let word = ["amber", "birch", "cedar", "dune", "ember", "fjord"].randomElement(using: &random)! + String(Int.random(in: 0..<100, using: &random))
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<15, using: &random) {
         case 12:
             // A handful of codes, so that devices make the same country now and then.
             let code = ["PT", "JP", "NO", "PE"].randomElement(using: &random)!
-            context.insert(Country(code: code, name: word))
+            let country = Country(code: code, name: word)
+            context.insert(country)
+            // Linked at once now and then: two devices offline each link to their own model of
+            // one country, which the server merges into one.
+            if Bool.random(using: &random) { journeys.randomElement(using: &random)?.country = country }
         case 13:
             let countries = try context.fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)]))
             if let country = countries.randomElement(using: &random) {
                 if Int.random(in: 0..<4, using: &random) == 0 { context.delete(country) } else { country.population = Int.random(in: 0..<1_000_000, using: &random) }
+            }
+        case 14:
+            let countries = try context.fetch(FetchDescriptor<Country>(sortBy: [SortDescriptor(\.code)]))
+            if let journey = journeys.randomElement(using: &random) {
+                journey.country = Bool.random(using: &random) ? countries.randomElement(using: &random) : nil
             }
         case 0, 1:
             context.insert(Journey(title: word, departure: Date(timeIntervalSinceReferenceDate: Double.random(in: 0..<1e9, using: &random))))

@@ -3,7 +3,7 @@ import SwiftData
 
 // The models the sync tests sync (in the tests' process, the device processes and the server
 // process): attributes of several types, an optional, a one-to-many with
-// a cascade, a many-to-many, and a unique attribute.
+// a cascade, a many-to-many, and a unique attribute with links to it.
 @Model public final class Journey {
     public var title: String
     public var departure: Date
@@ -12,6 +12,8 @@ import SwiftData
     public var notes: Data?
     @Relationship(deleteRule: .cascade, inverse: \Leg.journey) public var legs: [Leg] = []
     @Relationship(inverse: \Label.journeys) public var labels: [Label] = []
+    /// A link to a model with a unique value, which two devices may both make offline.
+    public var country: Country?
 
     public init(title: String, departure: Date, budget: Double? = nil, isBooked: Bool = false, notes: Data? = nil) {
         self.title = title
@@ -48,6 +50,7 @@ import SwiftData
     @Attribute(.unique) public var code: String
     public var name: String
     public var population: Int = 0
+    @Relationship(inverse: \Journey.country) public var journeys: [Journey] = []
 
     public init(code: String, name: String) {
         self.code = code

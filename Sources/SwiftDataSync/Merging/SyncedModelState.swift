@@ -6,17 +6,19 @@ import Foundation
 /// - Each property is a last-writer-wins register: its value from the change with the latest
 ///   ``SyncTimestamp`` (a hybrid logical clock's, never a wall clock's alone). A to-one
 ///   relationship is a property whose value names the model it links to.
-/// - A to-many or many-to-many relationship is a set of links, each added or removed at a
-///   timestamp: a link is there when its latest change added it, so two devices adding
-///   different members both keep theirs, and a removal wins only over the additions it saw.
+/// - A to-many or many-to-many relationship is an observed-remove set of links
+///   (``SyncedLink``): each addition is tagged with the timestamp of the change that made it,
+///   and a removal removes the additions its node had seen, no others. Two devices adding
+///   different members both keep theirs, and a member added on one device while another
+///   removed it stays: the removal never saw that addition.
 /// - A deletion wins over every edit, concurrent or later: once deleted, a model stays deleted
 ///   on every node (a model made again is a new model).
 /// - Two models made on two nodes with the same unique values are one model: the server merges
 ///   the later into the earlier (``mergedInto``), property by property, and every node keeps
-///   the earlier one.
+///   the earlier one; a link naming the later model is a link to the earlier
+///   (``SyncSurvivors``).
 public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
-    /// A value and the timestamp of the change that set it: a property's value, or whether a
-    /// link is there.
+    /// A value and the timestamp of the change that set it: a property's value.
     public struct Stamped<Content: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
         public var value: Content
         public var timestamp: SyncTimestamp
@@ -33,7 +35,7 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
     public private(set) var properties: [String: Stamped<Value>] = [:]
     /// Each to-many relationship's links, by relationship name, then by the global identifier
     /// of the model linked to.
-    public private(set) var links: [String: [String: Stamped<Bool>]] = [:]
+    public private(set) var links: [String: [String: SyncedLink]] = [:]
     /// When the model was deleted; `nil` while it is not.
     public private(set) var deletion: SyncTimestamp?
     /// The global identifier of the model this one was merged into (it was made with the same
@@ -54,7 +56,12 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
 
     /// The global identifiers of the models the relationship links to.
     public func members(of relationship: String) -> Set<String> {
-        Set((links[relationship] ?? [:]).compactMap { $0.value.value ? $0.key : nil })
+        Set((links[relationship] ?? [:]).compactMap { $0.value.isPresent ? $0.key : nil })
+    }
+
+    /// The additions of a link not yet removed: what a removal made with this state removes.
+    public func liveAdditions(of relationship: String, to member: String) -> Set<SyncTimestamp> {
+        links[relationship]?[member]?.liveAdditions ?? []
     }
 
     /// Sets a property, when `timestamp` is later than the change that set it last; returns
@@ -66,10 +73,16 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         return true
     }
 
-    /// Adds (`isAdded`) or removes a link, when `timestamp` is later than the link's last change.
-    public mutating func link(_ relationship: String, to member: String, isAdded: Bool, at timestamp: SyncTimestamp) {
-        if let current = links[relationship]?[member], current.timestamp >= timestamp { return }
-        links[relationship, default: [:]][member] = Stamped(isAdded, at: timestamp)
+    /// Adds a link to `member`, tagged with the change's timestamp.
+    public mutating func add(_ relationship: String, member: String, at timestamp: SyncTimestamp) {
+        links[relationship, default: [:]][member, default: SyncedLink()].additions.insert(timestamp)
+    }
+
+    /// Removes the additions `observed` of the link to `member` (those the removing node had
+    /// seen: ``liveAdditions(of:to:)`` of its state); an addition it had not seen stays.
+    public mutating func remove(_ relationship: String, member: String, observed: Set<SyncTimestamp>) {
+        guard !observed.isEmpty else { return }
+        links[relationship, default: [:]][member, default: SyncedLink()].removals.formUnion(observed)
     }
 
     /// Deletes the model; the earliest deletion is kept, so every node keeps the same one.
@@ -102,15 +115,18 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         return projected
     }
 
-    /// Takes in everything `other` knows of the same model.
-    public mutating func merge(_ other: SyncedModelState) {
-        precondition(other.entity == entity, "merging a \(other.entity) into a \(entity): states of one model only")
+    /// Takes in everything `other` knows of the same model. States of two entities never
+    /// merge: `other` is left out, and `false` returned.
+    @discardableResult
+    public mutating func merge(_ other: SyncedModelState) -> Bool {
+        guard other.entity == entity else { return false }
         for (property, register) in other.properties { set(property, to: register.value, at: register.timestamp) }
         for (relationship, members) in other.links {
-            for (member, change) in members { link(relationship, to: member, isAdded: change.value, at: change.timestamp) }
+            for (member, link) in members { links[relationship, default: [:]][member, default: SyncedLink()].merge(link) }
         }
         if let deletion = other.deletion { delete(at: deletion) }
         if let survivor = other.mergedInto { mergedInto = min(mergedInto ?? survivor, survivor) }
+        return true
     }
 
     /// This state with everything `other` knows merged in.

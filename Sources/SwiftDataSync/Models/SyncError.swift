@@ -11,6 +11,8 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
     case unsyncableValue(type: String)
     /// A change names an entity the receiving side has no model class for.
     case unknownEntity(String, model: String)
+    /// A change names a model under an entity other than the one it is known by.
+    case entityMismatch(model: String, sent: String, known: String)
     /// A value received for a property could not be decoded as the property's type.
     case undecodableValue(entity: String, property: String, model: String, value: String, reason: String)
     /// The server answered a request with an error.
@@ -29,6 +31,8 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
             "a value of type \(type) is not Codable, so the sync cannot carry it"
         case .unknownEntity(let entity, let model):
             "a change names the entity \(entity) (model \(model)), which no model class given to the sync has; give it every synced class"
+        case .entityMismatch(let model, let sent, let known):
+            "a change names model \(model) as a \(sent), but it is a \(known); a model keeps its entity for good, so the change was not merged"
         case .undecodableValue(let entity, let property, let model, let value, let reason):
             "the value \(value) received for \(entity).\(property) of model \(model) is not a value of the property's type (\(reason)); the devices and the server disagree on the model's declaration"
         case .server(let status, let message):

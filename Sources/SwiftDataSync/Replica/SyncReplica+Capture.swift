@@ -53,6 +53,7 @@ private final class Capture {
     let replica: SyncReplica
     let context: ModelContext
     private var recordsByLocalID: [String: SyncRecord] = [:]
+    private var recordsByGlobalID: [String: SyncRecord] = [:]
     /// Local identifiers looked up in the ledger, found or not.
     private var lookedUp: Set<String> = []
     /// Models read ahead of their changes, a transaction's at a time.
@@ -136,6 +137,7 @@ private final class Capture {
         let localIDs = try identifiers.map(replica.localID(of:)).filter { !lookedUp.contains($0) }
         for (localID, record) in try replica.ledger.records(localIDs: localIDs) where recordsByLocalID[localID] == nil {
             recordsByLocalID[localID] = record
+            recordsByGlobalID[record.globalID] = record
         }
         lookedUp.formUnion(localIDs)
     }
@@ -156,16 +158,52 @@ private final class Capture {
                 let text = try entity.registerText(of: property, in: model, coder: replica.coder, globalID: globalID)
                 if known.value(of: property.name) != text { partial.set(property.name, to: text, at: timestamp) }
             case .toMany:
-                let members = try entity.members(of: property, in: model, globalID: globalID)
-                let knownMembers = known.members(of: property.name)
-                for added in members.subtracting(knownMembers) { partial.link(property.name, to: added, isAdded: true, at: timestamp) }
-                for removed in knownMembers.subtracting(members) { partial.link(property.name, to: removed, isAdded: false, at: timestamp) }
+                try stampMembers(of: property, in: model, entity: entity, known: known, into: &partial, at: timestamp)
             }
         }
         try take(partial, into: record)
         while let (model, entity) = unrecorded.popLast() {
             try stamp(model, entity: entity, properties: entity.properties, at: timestamp)
         }
+    }
+
+    /// Stamps what changed in a to-many relationship since the state `known`: an addition for
+    /// each model linked now and not then, a removal of the additions seen for each model
+    /// linked then and not now. Known members are compared as the models their links lead to
+    /// (a merged model's as its survivor's); one whose model was never made here was never
+    /// shown, so its absence is no removal.
+    private func stampMembers(
+        of property: SyncedProperty, in model: any PersistentModel, entity: SyncedEntity,
+        known: SyncedModelState<String>, into partial: inout SyncedModelState<String>, at timestamp: SyncTimestamp
+    ) throws {
+        let members = try entity.members(of: property, in: model) { try self.globalID(of: $0) }
+        var knownByTarget: [String: [String]] = [:]
+        for member in known.members(of: property.name) {
+            knownByTarget[try survivor(of: member), default: []].append(member)
+        }
+        for added in members where knownByTarget[added] == nil {
+            partial.add(property.name, member: added, at: timestamp)
+        }
+        for (target, aliases) in knownByTarget where !members.contains(target) {
+            guard let record = try recordByGlobalID(target), record.localID != nil || record.formerLocalID != nil else { continue }
+            for member in aliases {
+                partial.remove(property.name, member: member, observed: known.liveAdditions(of: property.name, to: member))
+            }
+        }
+    }
+
+    /// The model a link naming `globalID` leads to.
+    private func survivor(of globalID: String) throws -> String {
+        try replica.survivor(of: globalID, states: [:], record: recordByGlobalID)
+    }
+
+    /// The record of the model `globalID` names: one this capture made or read, else the
+    /// ledger's.
+    private func recordByGlobalID(_ globalID: String) throws -> SyncRecord? {
+        if let record = recordsByGlobalID[globalID] { return record }
+        let record = try replica.ledger.records(globalIDs: [globalID])[globalID]
+        recordsByGlobalID[globalID] = record
+        return record
     }
 
     private func take(_ partial: SyncedModelState<String>, into record: SyncRecord) throws {
@@ -198,6 +236,7 @@ private final class Capture {
             state: try replica.ledger.encoded(SyncedModelState(entity: entity.name)))
         replica.ledger.context.insert(record)
         recordsByLocalID[localID] = record
+        recordsByGlobalID[record.globalID] = record
         return record
     }
 

@@ -31,7 +31,9 @@ extension SyncReplica {
         for model in incoming {
             guard let entity = entities[model.state.entity] else { throw SyncError.unknownEntity(model.state.entity, model: model.id) }
             for register in model.state.properties.values { try receive(register.timestamp) }
-            for links in model.state.links.values { for link in links.values { try receive(link.timestamp) } }
+            for links in model.state.links.values {
+                for link in links.values { for timestamp in link.additions.union(link.removals) { try receive(timestamp) } }
+            }
             if let deletion = model.state.deletion { try receive(deletion) }
             let record: SyncRecord
             if let existing = records[model.id] {
@@ -40,6 +42,9 @@ extension SyncReplica {
                 record = SyncRecord(globalID: model.id, entity: entity.name, localID: nil, state: try ledger.encoded(SyncedModelState(entity: entity.name)))
                 ledger.context.insert(record)
                 records[model.id] = record
+            }
+            guard record.entity == entity.name else {
+                throw SyncError.entityMismatch(model: model.id, sent: entity.name, known: record.entity)
             }
             let known = try merged[model.id] ?? ledger.state(of: record)
             let state = known.merging(model.state)
@@ -59,6 +64,10 @@ extension SyncReplica {
                 let ownerState = try ledger.state(of: owner).merging(modelState.contents(as: owner.entity))
                 modelState.markMerged(into: owner.globalID, at: try now())
                 record.state = try ledger.encoded(modelState)
+                // The merged model's row is the survivor's: a pull sending a change of that
+                // row sends the merged model's state too, so that devices holding links to it
+                // learn where they lead.
+                record.formerLocalID = owner.localID
                 owner.state = try ledger.encoded(ownerState)
                 merged[model] = modelState
                 merged[owner.globalID] = ownerState
@@ -87,7 +96,10 @@ extension SyncReplica {
             .filter { $0.isWaiting && !written.contains($0.globalID) && $0.localID != nil }
         guard !marked.isEmpty else { return }
         let targets = marked.map { Set($0.waitingFor.split(separator: " ").map(String.init)) }
-        let arrived = try ledger.records(globalIDs: Array(Set(targets.joined()))).filter { $0.value.localID != nil }
+        // A target arrives when its model is made here, or when it turns out to be merged into
+        // another (the link then leads to that one).
+        let arrived = try ledger.records(globalIDs: Array(Set(targets.joined())))
+            .filter { try $0.value.localID != nil || ledger.state(of: $0.value).mergedInto != nil }
         let waiting = zip(marked, targets).filter { !$0.1.isDisjoint(with: arrived.keys) }.map(\.0)
         guard !waiting.isEmpty else { return }
         let states = try waiting.map { SyncModel(id: $0.globalID, state: try ledger.state(of: $0)) }
@@ -138,13 +150,18 @@ extension SyncReplica {
             knownRecords[globalID] = record
             return record
         }
+        let statesByID = Dictionary(states.map { ($0.id, $0.state) }, uniquingKeysWith: { $0.merging($1) })
+        func survivor(_ globalID: String) throws -> String {
+            try self.survivor(of: globalID, states: statesByID, record: recordOf)
+        }
         // Models whose links name a model not made here yet (it comes in a later batch).
         var unresolved: [String: Set<String>] = [:]
         func linked(_ globalID: String, from source: String) throws -> (any PersistentModel)? {
-            if let model = try model(globalID) { return model }
-            let record = try recordOf(globalID)
+            let target = try survivor(globalID)
+            if let model = try model(target) { return model }
+            let record = try recordOf(target)
             // A model deleted here is no link; one never made here yet is a link to make later.
-            if record?.localID == nil && record?.formerLocalID == nil { unresolved[source, default: []].insert(globalID) }
+            if record?.localID == nil && record?.formerLocalID == nil { unresolved[source, default: []].insert(target) }
             return nil
         }
         func model(_ globalID: String) throws -> (any PersistentModel)? {
@@ -204,13 +221,20 @@ extension SyncReplica {
             guard let entity = entities[state.state.entity], let target = try model(state.id) else { continue }
             let isNew = created[state.id] != nil
             for property in entity.registers {
-                guard let text = state.state.value(of: property.name) else { continue }
+                guard var text = state.state.value(of: property.name) else { continue }
+                if case .toOne = property.kind, let linkedID = try? coder.globalID(in: text) {
+                    // A link to a merged model is written, and compared, as the survivor's.
+                    text = coder.text(ofGlobalID: try survivor(linkedID))
+                }
                 let current = isNew ? nil : try entity.registerText(of: property, in: target, coder: coder, globalID: globalID)
                 try entity.write(property, text: text, to: target, modelID: state.id, coder: coder, currentText: current) { try linked($0, from: state.id) }
             }
             for property in entity.memberships {
                 var members: [String: any PersistentModel] = [:]
-                for member in state.state.members(of: property.name) { members[member] = try linked(member, from: state.id) }
+                for member in state.state.members(of: property.name) {
+                    let target = try survivor(member)
+                    if members[target] == nil { members[target] = try linked(target, from: state.id) }
+                }
                 try entity.writeMembers(property, members, to: target, isNew: isNew, globalID: globalID)
             }
         }
@@ -241,6 +265,17 @@ extension SyncReplica {
             assigned[localID] = knownRecords[id]
         }
         return Written(collisions: collisions, unresolved: unresolved)
+    }
+
+    /// The model a link naming `globalID` leads to (``SyncSurvivors``), by the states being
+    /// merged, else by the records `record` finds: a record whose model has a row here is a
+    /// model of its own (a merged model's row goes when the merge is written).
+    func survivor(of globalID: String, states: [String: SyncedModelState<String>], record: (String) throws -> SyncRecord?) throws -> String {
+        try SyncSurvivors.survivor(of: globalID) { id in
+            if let state = states[id] { return state.mergedInto }
+            guard let record = try record(id), record.localID == nil else { return nil }
+            return try ledger.state(of: record).mergedInto
+        }
     }
 
     /// What a write left to do: new models the store merged into an existing row (same unique
