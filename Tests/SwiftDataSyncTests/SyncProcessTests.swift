@@ -53,6 +53,51 @@ struct SyncProcessTests {
         }
     }
 
+    /// A device killed (SIGKILL) at a random moment while it syncs 300 new journeys and their
+    /// labels, then started again: once everyone has synced, every journey has the labels the
+    /// device gave it, on the server and on every device, and every node holds the same.
+    @Test func aDeviceKilledWhilePushingLinksLosesNoneOfThem() async throws {
+        let world = try SyncProcesses()
+        defer { world.stop() }
+        let devices = ["phone", "tablet", "laptop"]
+        // Some history first, on every device.
+        for (index, name) in devices.enumerated() {
+            let edit = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, ["edit", "\(index + 41)", "6"])) }
+            #expect(edit.status == 0, "\(name): \(edit.output)")
+        }
+        var random = SplitMix(seed: 62)
+        for run in 0..<3 {
+            let prefix = "bulk\(run)"
+            let delay = Double.random(in: 0.05...1.5, using: &random)
+            let killed = try await onAThreadOfItsOwn { () throws -> String in
+                let process = try world.start(device: "phone", ["bulk", prefix, "300"])
+                let said = world.waitForLine("saved", from: process)
+                Thread.sleep(forTimeInterval: delay)
+                kill(process.processIdentifier, SIGKILL)
+                return said + world.finish(process).output
+            }
+            #expect(killed.hasPrefix("saved"), "\(prefix): \(killed)")
+            for _ in 0..<2 {
+                for name in devices {
+                    let sync = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, ["sync"])) }
+                    #expect(sync.status == 0, "\(name): \(sync.output)")
+                }
+            }
+            let onServer = try await world.serverSnapshot()
+            let made = try await world.deviceSnapshot("phone")
+            let journeys = made.filter { $0.value.entity == "Journey" && $0.value.values["title"]?.hasPrefix("\"\(prefix)-") == true }
+            #expect(journeys.count == 300, "\(prefix): the phone has \(journeys.count) of its journeys")
+            let lost = journeys.filter { id, journey in
+                journey.members["labels"]?.isEmpty != false || onServer[id]?.members["labels"] != journey.members["labels"]
+            }
+            #expect(lost.isEmpty, "\(prefix), killed after \(delay) s: \(lost.count) journeys differ on the server, such as \(lost.keys.sorted().prefix(3).map { "\($0): phone \(made[$0]!.description), server \(onServer[$0]?.description ?? "none")" })")
+            for name in devices {
+                let onDevice = try await world.deviceSnapshot(name)
+                #expect(onDevice == onServer, "\(prefix): \(name) differs from the server: \(SyncConvergenceTests.difference(onDevice, onServer))")
+            }
+        }
+    }
+
     /// Engines left running sync on their own: a save on one device reaches the other through
     /// the server's change signal, with no call to `sync()` and no timer (its interval is an hour).
     @Test func aSaveOnOneDeviceAppearsOnAnotherWithoutAskingToSync() async throws {
@@ -160,6 +205,24 @@ final class SyncProcesses: @unchecked Sendable {
         let output = String(decoding: (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output)
+    }
+
+    /// Reads the process's output until it says `line` (or ends); returns what it said.
+    func waitForLine(_ line: String, from process: Process) -> String {
+        var said = Data()
+        let handle = (process.standardOutput as! Pipe).fileHandleForReading
+        while !String(decoding: said, as: UTF8.self).split(separator: "\n").contains(Substring(line)) {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { break }
+            said += chunk
+        }
+        return String(decoding: said, as: UTF8.self)
+    }
+
+    /// The device's store, as its snapshot (no sync).
+    func deviceSnapshot(_ name: String) async throws -> [String: SyncedModelSnapshot] {
+        let dump = try await onAThreadOfItsOwn { self.finish(try self.start(device: name, ["snapshot"])) }
+        return try JSONDecoder().decode([String: SyncedModelSnapshot].self, from: Data(dump.output.utf8))
     }
 
     func serverSnapshot() async throws -> [String: SyncedModelSnapshot] {

@@ -12,6 +12,9 @@ import TestSupport
 //                         <name>-<run>-<round> and counting in the device's tally, then
 //                         saving, saying "saved <mark> <count>", and syncing (failures
 //                         said and let go: the network and the server may fail)
+//   bulk <name> <count>   makes <count> journeys titled <name>-<i>, each with one to three
+//                         labels (three of them new, named <name>-label-<i>), in one save;
+//                         says "saved" and syncs, then says "synced"
 //   sync                  syncs once
 //   snapshot              prints the store's snapshot as JSON (no sync)
 // Exits 0, or 3 saying "failed <why>".
@@ -62,6 +65,25 @@ do {
                 FileHandle.standardOutput.write(Data("sync failed \(error)\n".utf8))
             }
         }
+    case "bulk":
+        let prefix = arguments[5]
+        var random = SplitMix(seed: prefix.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })
+        let context = ModelContext(container)
+        var labels = try context.fetch(FetchDescriptor<Label>(sortBy: [SortDescriptor(\.name)]))
+        for index in 0..<3 {
+            let label = Label(name: "\(prefix)-label-\(index)")
+            context.insert(label)
+            labels.append(label)
+        }
+        for index in 0..<Int(arguments[6])! {
+            let journey = Journey(title: "\(prefix)-\(index)", departure: Date(timeIntervalSinceReferenceDate: Double(index)))
+            context.insert(journey)
+            journey.labels = Array(labels.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+        }
+        try context.save()
+        FileHandle.standardOutput.write(Data("saved\n".utf8))
+        try await engine.sync()
+        FileHandle.standardOutput.write(Data("synced\n".utf8))
     case "sync":
         try await engine.sync()
     case "snapshot":
