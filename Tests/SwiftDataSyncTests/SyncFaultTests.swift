@@ -146,8 +146,9 @@ final class FaultWorld {
     let names = ["phone", "tablet", "laptop"]
     let skews: [TimeInterval] = [0, 3 * 3600, -5 * 3600]
     var devices: [Device] = []
-    /// Every mark made, and each device's last count.
+    /// Every mark made, with the pins its device linked it to, and each device's last count.
     var marks: Set<String> = []
+    var pins: [String: [String]] = [:]
     var counts: [String: Int] = [:]
 
     final class Device {
@@ -216,8 +217,10 @@ final class FaultWorld {
                 let context = ModelContext(device.container)
                 for _ in 0..<Int.random(in: 0...3, using: &random) { try RandomEdit.apply(in: context, using: &random) }
                 let mark = "\(device.name)-\(round)"
-                context.insert(Mark(name: mark))
+                let made = Mark(name: mark)
+                context.insert(made)
                 marks.insert(mark)
+                pins[mark] = try RandomEdit.pin(made, of: device.name, in: context, using: &random)
                 let name = device.name
                 if let tally = try context.fetch(FetchDescriptor<Tally>(predicate: #Predicate { $0.device == name })).first {
                     tally.count += 1
@@ -259,6 +262,7 @@ final class FaultWorld {
         let onServer = try server.current.snapshot()
         let serverMarks = try ModelContext(server.container).fetch(FetchDescriptor<Mark>()).map(\.name)
         problems += Self.markProblems(serverMarks, expected: marks, node: "server")
+        problems += try Self.pinProblems(ModelContext(server.container), expected: pins, node: "server")
         problems += try Self.countProblems(ModelContext(server.container), expected: counts, node: "server")
         for device in devices {
             let onDevice = try await device.engine.snapshot()
@@ -268,6 +272,7 @@ final class FaultWorld {
             let context = ModelContext(device.container)
             problems += Self.markProblems(try context.fetch(FetchDescriptor<Mark>()).map(\.name), expected: marks, node: device.name)
             problems += try Self.countProblems(context, expected: counts, node: device.name)
+            problems += try Self.pinProblems(context, expected: pins, node: device.name)
         }
         return problems
     }
@@ -280,6 +285,15 @@ final class FaultWorld {
         let missing = expected.subtracting(counted.keys).sorted()
         if !missing.isEmpty { problems.append("\(node) lost marks: \(missing.prefix(5))") }
         return problems
+    }
+
+    /// Marks whose pins are not the ones their device linked them to.
+    static func pinProblems(_ context: ModelContext, expected: [String: [String]], node: String) throws -> [String] {
+        let wrong = try context.fetch(FetchDescriptor<Mark>()).filter { mark in
+            expected[mark.name].map { $0 != mark.pins.map(\.name).sorted() } ?? false
+        }
+        guard !wrong.isEmpty else { return [] }
+        return ["\(node) has \(wrong.count) marks linked to other pins than their device's, such as \(wrong.prefix(3).map { "\($0.name): \($0.pins.map(\.name).sorted()), not \(expected[$0.name] ?? [])" })"]
     }
 
     private static func countProblems(_ context: ModelContext, expected: [String: Int], node: String) throws -> [String] {

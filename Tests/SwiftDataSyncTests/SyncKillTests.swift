@@ -9,7 +9,7 @@ import TestSupport
 /// mid-push, mid-apply and mid-transaction, and a proxy between them cutting one connection in
 /// five (before the request, or as the answer starts): once the killing stops and everyone
 /// syncs, every node holds the same, every mark a device said it saved is on every node
-/// exactly once, and no device's counter went back.
+/// exactly once with the pins the device linked it to, and no device's counter went back.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, "needs PostgreSQL: \(PostgresTestServer.unavailableReason)"))
 struct SyncKillTests {
     /// SYNC_KILL_SEED and SYNC_KILL_SECONDS vary the run.
@@ -23,10 +23,10 @@ struct SyncKillTests {
         defer { for proxy in proxies { proxy.stop() } }
         let devices = ["phone", "tablet", "laptop"]
         let seed = Self.seed, seconds = Self.seconds
-        let (saved, kills) = try await onAThreadOfItsOwn { () throws -> ([String: [(mark: String, count: Int)]], [String]) in
+        let (saved, kills) = try await onAThreadOfItsOwn { () throws -> ([String: [(mark: String, count: Int, pins: Set<String>)]], [String]) in
             var random = SplitMix(seed: seed)
             var runs: [String: Int] = [:]
-            var saved: [String: [(mark: String, count: Int)]] = [:]
+            var saved: [String: [(mark: String, count: Int, pins: Set<String>)]] = [:]
             var kills: [String] = []
             func start(_ name: String) throws -> Process {
                 let run = runs[name, default: 0]
@@ -39,7 +39,9 @@ struct SyncKillTests {
             func collect(_ name: String, _ process: Process) {
                 for line in world.finish(process).output.split(separator: "\n") where line.hasPrefix("saved ") {
                     let words = line.split(separator: " ")
-                    if words.count == 3, let count = Int(words[2]) { saved[name, default: []].append((String(words[1]), count)) }
+                    if words.count == 4, let count = Int(words[2]) {
+                        saved[name, default: []].append((String(words[1]), count, Set(words[3].split(separator: ",").map(String.init))))
+                    }
                 }
             }
             var running = try Dictionary(uniqueKeysWithValues: devices.map { ($0, try start($0)) })
@@ -82,6 +84,12 @@ struct SyncKillTests {
             #expect(said.count > 5, "\(name) saved only \(said.count) rounds")
             let lost = said.map(\.mark).filter { marks["\"\($0)\""] == nil }
             #expect(lost.isEmpty, "seed \(Self.seed): \(name)'s marks lost: \(lost.prefix(5))")
+            let unpinned = said.filter { mark in
+                let found = onServer.values.first { $0.entity == "Mark" && $0.values["name"] == "\"\(mark.mark)\"" }
+                let names = (found?.members["pins"] ?? []).compactMap { onServer[$0]?.values["name"] }.map { String($0.dropFirst().dropLast()) }
+                return found != nil && Set(names) != mark.pins
+            }
+            #expect(unpinned.isEmpty, "seed \(Self.seed): \(unpinned.count) of \(name)'s marks lost pins, such as \(unpinned.prefix(3).map(\.mark))")
             let counter = onServer.values.first { $0.entity == "Tally" && $0.values["device"] == "\"\(name)\"" }?.values["count"].flatMap { Int($0) }
             #expect((counter ?? 0) >= (said.map(\.count).max() ?? 0), "seed \(Self.seed): \(name)'s counter went back to \(counter ?? 0)")
             let dump = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, ["snapshot"])) }

@@ -9,8 +9,8 @@ import TestSupport
 //   edit <seed> <rounds>  rounds of random edits, each followed by a sync half the time
 //   work <seed> <rounds> <run>
 //                         rounds of random edits, each also adding a mark named
-//                         <name>-<run>-<round> and counting in the device's tally, then
-//                         saving, saying "saved <mark> <count>", and syncing (failures
+//                         <name>-<run>-<round> linked to pins and counting in the device's
+//                         tally, then saving, saying "saved <mark> <count> <pins,…>", and syncing (failures
 //                         said and let go: the network and the server may fail)
 //   bulk <name> <count>   makes <count> journeys titled <name>-<i>, each with one to three
 //                         labels (three of them new, named <name>-label-<i>), in one save;
@@ -50,7 +50,9 @@ do {
             let context = ModelContext(container)
             for _ in 0..<Int.random(in: 0...2, using: &random) { try RandomEdit.apply(in: context, using: &random) }
             let mark = "\(name)-\(arguments[7])-\(round)"
-            context.insert(Mark(name: mark))
+            let made = Mark(name: mark)
+            context.insert(made)
+            let pins = try RandomEdit.pin(made, of: name, in: context, using: &random)
             let tally = try context.fetch(FetchDescriptor<Tally>(predicate: #Predicate { $0.device == name })).first ?? {
                 let made = Tally(device: name, count: 0)
                 context.insert(made)
@@ -58,7 +60,7 @@ do {
             }()
             tally.count += 1
             try context.save()
-            FileHandle.standardOutput.write(Data("saved \(mark) \(tally.count)\n".utf8))
+            FileHandle.standardOutput.write(Data("saved \(mark) \(tally.count) \(pins.joined(separator: ","))\n".utf8))
             do {
                 try await engine.sync()
             } catch {

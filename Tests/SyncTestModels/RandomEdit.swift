@@ -68,4 +68,21 @@ public enum RandomEdit {
             }
         }
     }
+
+    /// Links a new mark of `device` to one of the device's own pins (made the first time) and,
+    /// now and then, to a pin of another device that this one has; returns the pins' names.
+    public static func pin(_ mark: Mark, of device: String, in context: ModelContext, using random: inout SplitMix) throws -> [String] {
+        let pins = try context.fetch(FetchDescriptor<Pin>(sortBy: [SortDescriptor(\.name)]))
+        let ownName = "\(device)-pin-\(Int.random(in: 0..<3, using: &random))"
+        var chosen = [pins.first { $0.name == ownName } ?? {
+            let made = Pin(name: ownName)
+            context.insert(made)
+            return made
+        }()]
+        if Bool.random(using: &random), let other = pins.filter({ !$0.name.hasPrefix(device + "-") }).randomElement(using: &random) {
+            chosen.append(other)
+        }
+        mark.pins = chosen
+        return chosen.map(\.name).sorted()
+    }
 }

@@ -62,6 +62,20 @@ import SwiftData
 /// at the end every one is on every node exactly once.
 @Model public final class Mark {
     public var name: String
+    /// Pins its device linked it to when it made it, which no one changes: every node ends
+    /// with them.
+    @Relationship(inverse: \Pin.marks) public var pins: [Pin] = []
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// A model its device makes once and no one changes or deletes, which marks link to (a
+/// device's own pins and other devices').
+@Model public final class Pin {
+    public var name: String
+    public var marks: [Mark] = []
 
     public init(name: String) {
         self.name = name
@@ -80,5 +94,5 @@ import SwiftData
 }
 
 public enum SyncTestModels {
-    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self, Country.self, Mark.self, Tally.self]
+    public static let all: [any PersistentModel.Type] = [Journey.self, Leg.self, Label.self, Country.self, Mark.self, Pin.self, Tally.self]
 }
