@@ -33,10 +33,17 @@ extension SyncReplica {
     /// it, else the next in the order they were made (merging again writes every value and
     /// link, so models alike may be given either way). A model left over was made twice, by
     /// two saves of the merge (its replay too): it goes.
+    ///
+    /// The records of the models those saves deleted let go of their rows first: a store may
+    /// give a deleted model's row to the next model saved (the app's, before the sync runs
+    /// again), which must never be taken for the deleted one.
     private func adoptModels(madeBy interrupted: SyncMergeIntent) throws {
         let context = ModelContext(container)
         context.author = Self.author
-        let inserted = try modelsInserted(byAuthors: Set(interrupted.tags.map { "\(Self.author) \($0)" }), in: context)
+        let (inserted, deleted) = try changes(byAuthors: Set(interrupted.tags.map { "\(Self.author) \($0)" }), in: context)
+        for identifier in deleted {
+            if let record = try ledger.record(localID: try localID(of: identifier)) { ledger.release(record) }
+        }
         guard !inserted.isEmpty else { return }
         var sent: [String: SyncedModelState<String>] = [:]
         for model in interrupted.incoming { sent[model.id] = sent[model.id]?.merging(model.state) ?? model.state }
@@ -73,13 +80,16 @@ extension SyncReplica {
         try context.save()
     }
 
-    /// The models inserted by saves with one of `authors`, by entity, in the order saved:
-    /// looked for after the last history the ledger has taken in.
-    private func modelsInserted(byAuthors authors: Set<String>, in context: ModelContext) throws -> [String: [PersistentIdentifier]] {
+    /// The models inserted by saves with one of `authors`, by entity, in the order saved, and
+    /// those they deleted: looked for after the last history the ledger has taken in.
+    private func changes(
+        byAuthors authors: Set<String>, in context: ModelContext
+    ) throws -> (inserted: [String: [PersistentIdentifier]], deleted: [PersistentIdentifier]) {
         var token = try ledger.setting(SettingKey.historyToken).flatMap { text in
             text.isEmpty ? nil : try JSONDecoder().decode(DefaultHistoryToken.self, from: Data(text.utf8))
         }
         var inserted: [String: [PersistentIdentifier]] = [:]
+        var deleted: [PersistentIdentifier] = []
         let page = 500
         while true {
             var descriptor = HistoryDescriptor<DefaultHistoryTransaction>(
@@ -88,11 +98,18 @@ extension SyncReplica {
             descriptor.fetchLimit = UInt64(page)
             let transactions = try context.fetchHistory(descriptor)
             for transaction in transactions where authors.contains(transaction.author ?? "") {
-                for case .insert(let insert) in transaction.changes {
-                    inserted[insert.changedPersistentIdentifier.entityName, default: []].append(insert.changedPersistentIdentifier)
+                for change in transaction.changes {
+                    switch change {
+                    case .insert(let insert):
+                        inserted[insert.changedPersistentIdentifier.entityName, default: []].append(insert.changedPersistentIdentifier)
+                    case .delete(let delete):
+                        deleted.append(delete.changedPersistentIdentifier)
+                    default:
+                        break
+                    }
                 }
             }
-            guard transactions.count == page, let last = transactions.last else { return inserted }
+            guard transactions.count == page, let last = transactions.last else { return (inserted, deleted) }
             token = last.token
         }
     }
