@@ -19,8 +19,9 @@ final class ServerSentEvents: NSObject, URLSessionDataDelegate, @unchecked Senda
         let (stream, continuation) = AsyncThrowingStream<Void, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let reader = ServerSentEvents(continuation: continuation)
         let configuration = URLSessionConfiguration.default
-        // Heartbeats come well within this; a silent connection is a dead one.
-        configuration.timeoutIntervalForRequest = 90
+        // Heartbeats (every 20 s by default) come well within this; a connection silent for longer
+        // is a dead one, and run(every:) connects again and syncs.
+        configuration.timeoutIntervalForRequest = 50
         let session = URLSession(configuration: configuration, delegate: reader, delegateQueue: nil)
         let task = session.dataTask(with: request)
         continuation.onTermination = { _ in

@@ -15,6 +15,11 @@ public actor SyncEngine {
     let container: ModelContainer
     /// Changes per push; models per pull.
     public let batchSize: Int
+    /// How long the engine waits for one answer from the server: a request unanswered past it
+    /// fails the sync (``SyncError/timedOut(request:after:)``), which ``run(every:)`` tries
+    /// again; a sync that has not moved on for half as long shows ``SyncStatus/isStalled``.
+    public let requestTimeout: Duration
+    private let progress = SyncProgress()
     /// The sync in progress, which another call waits for.
     private var running: Task<Summary, any Error>?
     /// Where the sync stands, for the app's UI.
@@ -30,9 +35,11 @@ public actor SyncEngine {
     ///   - transport: How to reach the server.
     ///   - node: This device's name in the sync (its changes' timestamps carry it); a new UUID
     ///     the first time when `nil`, kept in the engine's store after.
+    ///   - batchSize: Changes per push and models per pull.
+    ///   - requestTimeout: How long to wait for one answer from the server.
     public init(
         container: ModelContainer, models: [any PersistentModel.Type], ledgerURL: URL, transport: any SyncTransport,
-        node: String? = nil, batchSize: Int = 500
+        node: String? = nil, batchSize: Int = 500, requestTimeout: Duration = .seconds(30)
     ) throws {
         let ledger = try ModelContainer(for: Schema(SyncLedger.models), configurations: ModelConfiguration(url: ledgerURL))
         replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: false)
@@ -49,6 +56,7 @@ public actor SyncEngine {
         self.transport = transport
         self.container = container
         self.batchSize = batchSize
+        self.requestTimeout = requestTimeout
     }
 
     /// This device's name in the sync.
@@ -78,6 +86,9 @@ public actor SyncEngine {
         defer { if running == round { running = nil } }
         let status = self.status
         await MainActor.run { status.started() }
+        progress.moved()
+        let watchdog = Self.watch(progress, bound: requestTimeout / 2, status: status)
+        defer { watchdog.cancel() }
         do {
             let summary = try await round.value
             let pending = (try? replica.ledger.pendingCount()) ?? 0
@@ -99,6 +110,22 @@ public actor SyncEngine {
         replica.clockSkew = clockSkew
     }
 
+    /// Tells `status` while the sync has not moved on for `bound`, until cancelled; it runs off
+    /// the engine's actor, so that a sync blocked on it is seen too.
+    private static func watch(_ progress: SyncProgress, bound: Duration, status: SyncStatus) -> Task<Void, Never> {
+        Task.detached {
+            var stalledSince: Date?
+            while !Task.isCancelled {
+                try? await Task.sleep(for: min(bound / 4, .seconds(1)))
+                let idle = progress.idle
+                let since = idle >= bound ? (stalledSince ?? Date() - Double(idle.components.seconds)) : nil
+                guard since != stalledSince, !Task.isCancelled else { continue }
+                stalledSince = since
+                await MainActor.run { status.stalled(since: since) }
+            }
+        }
+    }
+
     private func waitForRunningRound() async {
         while let current = running {
             _ = try? await current.value
@@ -117,22 +144,28 @@ public actor SyncEngine {
             let changes = try pending.map { SyncChange(id: $0.changeID, model: SyncModel(id: $0.globalID, state: try replica.ledger.stateData($0.state))) }
             // The ledger's context changes at each save: what the step needs of its records is read now.
             let changeIDs = changes.map(\.id)
-            let response = try await transport.push(SyncPushRequest(node: node, changes: changes, schemaVersion: schemaVersion))
+            let request = SyncPushRequest(node: node, changes: changes, schemaVersion: schemaVersion)
+            let response = try await SyncDeadline.run("push", within: requestTimeout) { [transport] in try await transport.push(request) }
+            progress.moved()
             try queueLocalChanges()
             try replica.merge(response.models)
             let accepted = Set(response.accepted)
             try replica.ledger.deletePendingChanges(changeIDs.filter(accepted.contains))
             try replica.ledger.save()
+            progress.moved()
             summary.pushed += accepted.count
             if accepted.isEmpty { break }
         }
         while true {
             let cursor = try replica.ledger.setting(SyncReplica.SettingKey.serverCursor)
-            let response = try await transport.pull(SyncPullRequest(cursor: cursor, limit: batchSize, schemaVersion: schemaVersion, node: node))
+            let request = SyncPullRequest(cursor: cursor, limit: batchSize, schemaVersion: schemaVersion, node: node)
+            let response = try await SyncDeadline.run("pull", within: requestTimeout) { [transport] in try await transport.pull(request) }
+            progress.moved()
             try queueLocalChanges()
             try replica.merge(response.models)
             if let next = response.cursor { try replica.ledger.set(SyncReplica.SettingKey.serverCursor, to: next) }
             try replica.ledger.save()
+            progress.moved()
             summary.pulled += response.models.count
             if !response.hasMore { break }
         }

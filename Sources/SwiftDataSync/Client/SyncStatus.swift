@@ -12,6 +12,13 @@ import Observation
     public private(set) var pendingChanges = 0
     /// What made the last sync fail, while no sync has succeeded since; `nil` otherwise.
     public private(set) var lastError: String?
+    /// Whether the sync under way has gone half the engine's bound
+    /// (``SyncEngine/requestTimeout``) without an answer from the server or a batch saved: a
+    /// UI may say that syncing is stuck. It goes back to `false` when the sync moves on or ends
+    /// (at the bound, the request fails and ``lastError`` says which).
+    public private(set) var isStalled = false
+    /// Since when the sync under way has made no progress, while ``isStalled``.
+    public private(set) var stalledSince: Date?
 
     nonisolated init() {}
 
@@ -19,8 +26,14 @@ import Observation
         isSyncing = true
     }
 
+    func stalled(since date: Date?) {
+        if isStalled != (date != nil) { isStalled = date != nil }
+        if stalledSince != date { stalledSince = date }
+    }
+
     func finished(at date: Date, pendingChanges: Int, error: (any Error)?) {
         isSyncing = false
+        stalled(since: nil)
         self.pendingChanges = pendingChanges
         if let error {
             lastError = String(describing: error)

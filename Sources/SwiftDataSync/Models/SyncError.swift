@@ -17,6 +17,9 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
     case undecodableValue(entity: String, property: String, model: String, value: String, reason: String)
     /// The server answered a request with an error.
     case server(status: Int, message: String)
+    /// The server did not answer `request` (`push`, `pull`) within the engine's bound
+    /// (``SyncEngine/requestTimeout``); the sync is tried again.
+    case timedOut(request: String, after: Duration)
     /// The server will not sync with this app as it is (``SyncRefusal``): `message` says why
     /// and what to do, in words for the app's user (update the app, for one).
     case refused(status: Int, message: String)
@@ -37,6 +40,8 @@ public enum SyncError: Error, CustomStringConvertible, Equatable {
             "the value \(value) received for \(entity).\(property) of model \(model) is not a value of the property's type (\(reason)); the devices and the server disagree on the model's declaration"
         case .server(let status, let message):
             "the sync server answered \(status): \(message)"
+        case .timedOut(let request, let bound):
+            "the sync server did not answer a \(request) within \(bound.components.seconds) s; the sync is tried again (check the network and the server)"
         case .refused(_, let message):
             message
         }
