@@ -98,35 +98,56 @@ struct SyncProcessTests {
         }
     }
 
-    /// Engines left running sync on their own: a save on one device reaches the other through
-    /// the server's change signal, with no call to `sync()` and no timer (its interval is an hour).
-    @Test func aSaveOnOneDeviceAppearsOnAnotherWithoutAskingToSync() async throws {
+    /// Engines left running sync on their own: a save on one device reaches the others through
+    /// the server's change signal, with no call to `sync()` and no timer (its interval is an
+    /// hour). Thirty saves, from each device in turn, at random moments; the time each takes to
+    /// reach every other device is reported, and none may go quiet.
+    @Test func aSaveOnOneDeviceAppearsOnTheOthersWithoutAskingToSync() async throws {
         let world = try SyncProcesses()
         defer { world.stop() }
         let transport = SyncHTTPTransport(baseURL: world.serverURL.appendingPathComponent("sync"))
-        func device(_ name: String) throws -> (ModelContainer, SyncEngine) {
+        let names = ["phone", "watch", "tablet"]
+        var devices: [(container: ModelContainer, engine: SyncEngine)] = []
+        for name in names {
             let container = try ModelContainer(
                 for: Schema(SyncTestModels.all), configurations: ModelConfiguration(url: world.folder.appendingPathComponent("\(name).store")))
             let engine = try SyncEngine(
                 container: container, models: SyncTestModels.all, ledgerURL: world.folder.appendingPathComponent("\(name)-sync.store"),
                 transport: transport, node: name)
-            return (container, engine)
+            devices.append((container, engine))
         }
-        let (phone, phoneEngine) = try device("phone")
-        let (watch, watchEngine) = try device("watch")
-        let running = [Task { await phoneEngine.run(every: .seconds(3600)) }, Task { await watchEngine.run(every: .seconds(3600)) }]
+        let running = devices.map { device in Task { await device.engine.run(every: .seconds(3600)) } }
         defer { for task in running { task.cancel() } }
-        // Both engines have made their first sync and hold the server's signal.
+        // Every engine has made its first sync and holds the server's signal.
         try await Task.sleep(for: .seconds(1))
 
-        for title in ["first", "second"] {
-            let context = ModelContext(phone)
+        var random = SplitMix(seed: 62)
+        var latencies: [Duration] = []
+        var quiet: [String] = []
+        for index in 0..<30 {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &random)))
+            let sender = index % devices.count
+            let title = "save \(index) from \(names[sender])"
+            let context = ModelContext(devices[sender].container)
             context.insert(Journey(title: title, departure: .now))
+            let saved = ContinuousClock.now
             try context.save()
-            let arrived = await eventually(timeout: .seconds(60)) {
-                (try? ModelContext(watch).fetchCount(FetchDescriptor<Journey>(predicate: #Predicate { $0.title == title }))) == 1
+            let receivers = devices.indices.filter { $0 != sender }.map { devices[$0].container }
+            let arrived = await eventually(timeout: .seconds(30)) {
+                receivers.allSatisfy { (try? ModelContext($0).fetchCount(FetchDescriptor<Journey>(predicate: #Predicate { $0.title == title }))) == 1 }
             }
-            #expect(arrived, "\(title) never reached the other device")
+            if arrived { latencies.append(ContinuousClock.now - saved) } else { quiet.append(title) }
+        }
+        let sorted = latencies.sorted()
+        let milliseconds = { (duration: Duration) in Int(duration / .milliseconds(1)) }
+        if let last = sorted.last {
+            print("SyncProcessTests: a save reached every other device in \(milliseconds(sorted[sorted.count / 2])) ms (median), \(milliseconds(sorted[min(sorted.count - 1, sorted.count * 9 / 10)])) ms (p90), \(milliseconds(last)) ms (slowest) over \(sorted.count) saves: \(sorted.map(milliseconds))")
+        }
+        #expect(quiet.isEmpty, "saves that never reached every device within 30 s: \(quiet)")
+        for (name, device) in zip(names, devices) {
+            let status = device.engine.status
+            let error = await MainActor.run { status.lastError }
+            #expect(error == nil, "\(name): \(error ?? "")")
         }
     }
 }
