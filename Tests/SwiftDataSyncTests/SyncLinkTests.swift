@@ -162,3 +162,48 @@ final class CuttingTransport: SyncTransport, @unchecked Sendable {
         return try await LoopbackTransport(server: server).pull(request)
     }
 }
+
+extension SyncLinkTests {
+    /// One device removes a label from a journey after another, which had removed it and synced,
+    /// added it back offline: the removal never saw that addition, so the label stays, on every
+    /// node, though the removal came later by every clock. (A label removed and added back
+    /// between two syncs of one device is no change at all: a device sends what changed since
+    /// its last sync.)
+    @Test func aLinkAddedBackWhileAnotherDeviceRemovedItStays() async throws {
+        let world = try SyncTestWorld()
+        let phone = try world.device("phone"), laptop = try world.device("laptop")
+        do {
+            let context = phone.context
+            let journey = Journey(title: "Lisbon", departure: .now)
+            context.insert(journey)
+            let coast = Label(name: "coast")
+            context.insert(coast)
+            journey.labels.append(coast)
+            try context.save()
+        }
+        try await phone.engine.sync()
+        try await laptop.engine.sync()
+        func change(_ device: SyncTestWorld.Device, add: Bool) throws {
+            let context = device.context
+            let journey = try #require(try context.fetch(FetchDescriptor<Journey>()).first)
+            if add {
+                journey.labels.append(try #require(try context.fetch(FetchDescriptor<Label>()).first))
+            } else {
+                journey.labels.removeAll { $0.name == "coast" }
+            }
+            try context.save()
+        }
+        try change(phone, add: false)
+        try await phone.engine.sync()
+        try change(phone, add: true)
+        try await Task.sleep(for: .milliseconds(5))
+        try change(laptop, add: false)
+        for device in [laptop, phone, laptop] { try await device.engine.sync() }
+        for (name, device) in [("phone", phone), ("laptop", laptop)] {
+            let context = device.context
+            let journeys = try context.fetch(FetchDescriptor<Journey>())
+            #expect(journeys.map { $0.labels.map(\.name) } == [["coast"]], "\(name)")
+        }
+        #expect(try await phone.engine.snapshot() == world.server.snapshot())
+    }
+}

@@ -53,6 +53,46 @@ struct SyncProcessTests {
         }
     }
 
+    /// Device processes offline: two make the same country (a unique code) and each links a
+    /// journey to it; then one removes a label from a journey after another, which had removed
+    /// it and synced, added it back. After everyone syncs, both journeys lead to the one
+    /// country the server kept and the label added back is there (the removal never saw that
+    /// addition), on every node.
+    @Test func devicesLinkingToOneUniqueModelAndRemovingAndAddingOneLinkConverge() async throws {
+        let world = try SyncProcesses()
+        defer { world.stop() }
+        func run(_ name: String, _ arguments: [String]) async throws {
+            let done = try await onAThreadOfItsOwn { world.finish(try world.start(device: name, arguments)) }
+            #expect(done.status == 0, "\(name) \(arguments): \(done.output)")
+        }
+        let devices = ["phone", "laptop", "tablet"]
+        try await run("phone", ["journey", "Lisbon", "PT"])
+        try await run("laptop", ["journey", "Porto", "PT"])
+        try await run("phone", ["label", "Lisbon", "coast", "add"])
+        for name in devices + devices { try await run(name, ["sync"]) }
+        // The phone removes the label and syncs, then adds it back offline; the laptop, offline
+        // since before, removes the label after that.
+        try await run("phone", ["label", "Lisbon", "coast", "remove"])
+        try await run("phone", ["sync"])
+        try await run("phone", ["label", "Lisbon", "coast", "add"])
+        try await run("laptop", ["label", "Lisbon", "coast", "remove"])
+        for name in ["laptop", "phone"] + devices { try await run(name, ["sync"]) }
+
+        let onServer = try await world.serverSnapshot()
+        let countries = onServer.filter { $0.value.entity == "Country" }
+        #expect(countries.count == 1, "\(countries)")
+        func journey(_ title: String) -> SyncedModelSnapshot? { onServer.values.first { $0.entity == "Journey" && $0.values["title"] == "\"\(title)\"" } }
+        for title in ["Lisbon", "Porto"] {
+            #expect(journey(title)?.values["country"] == countries.keys.first.map { "\"\($0)\"" }, "\(title): \(journey(title)?.description ?? "none")")
+        }
+        let coast = onServer.first { $0.value.entity == "Label" && $0.value.values["name"] == "\"coast\"" }?.key
+        #expect(coast != nil && journey("Lisbon")?.members["labels"] == [coast!], "\(journey("Lisbon")?.description ?? "none")")
+        for name in devices {
+            let onDevice = try await world.deviceSnapshot(name)
+            #expect(onDevice == onServer, "\(name) differs from the server: \(SyncConvergenceTests.difference(onDevice, onServer))")
+        }
+    }
+
     /// A device killed (SIGKILL) at a random moment while it syncs 300 new journeys and their
     /// labels, then started again: once everyone has synced, every journey has the labels the
     /// device gave it, on the server and on every device, and every node holds the same.

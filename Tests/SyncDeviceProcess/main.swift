@@ -15,6 +15,12 @@ import TestSupport
 //   bulk <name> <count>   makes <count> journeys titled <name>-<i>, each with one to three
 //                         labels (three of them new, named <name>-label-<i>), in one save;
 //                         says "saved" and syncs, then says "synced"
+//   journey <title> <country code>
+//                         makes the country (or upserts it: the code is unique) and a journey
+//                         linked to it, and saves (no sync)
+//   label <journey title> <label name> add|remove
+//                         links the journey to the label (made when missing) or unlinks it,
+//                         and saves (no sync)
 //   sync                  syncs once
 //   snapshot              prints the store's snapshot as JSON (no sync)
 // Exits 0, or 3 saying "failed <why>".
@@ -86,6 +92,32 @@ do {
         FileHandle.standardOutput.write(Data("saved\n".utf8))
         try await engine.sync()
         FileHandle.standardOutput.write(Data("synced\n".utf8))
+    case "journey":
+        let context = ModelContext(container)
+        let country = Country(code: arguments[6], name: "made with \(arguments[5])")
+        context.insert(country)
+        let journey = Journey(title: arguments[5], departure: .now)
+        context.insert(journey)
+        journey.country = country
+        try context.save()
+    case "label":
+        let context = ModelContext(container)
+        let title = arguments[5], name = arguments[6]
+        guard let journey = try context.fetch(FetchDescriptor<Journey>(predicate: #Predicate { $0.title == title })).first else {
+            print("failed: no journey \(title)")
+            exit(3)
+        }
+        if arguments[7] == "add" {
+            let label = try context.fetch(FetchDescriptor<Label>(predicate: #Predicate { $0.name == name })).first ?? {
+                let made = Label(name: name)
+                context.insert(made)
+                return made
+            }()
+            journey.labels.append(label)
+        } else {
+            journey.labels.removeAll { $0.name == name }
+        }
+        try context.save()
     case "sync":
         try await engine.sync()
     case "snapshot":
