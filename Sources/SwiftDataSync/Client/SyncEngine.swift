@@ -85,9 +85,9 @@ public actor SyncEngine {
         running = round
         defer { if running == round { running = nil } }
         let status = self.status
-        await MainActor.run { status.started() }
+        let number = await MainActor.run { status.started() }
         progress.moved()
-        let watchdog = Self.watch(progress, bound: requestTimeout / 2, status: status)
+        let watchdog = Self.watch(progress, bound: requestTimeout / 2, status: status, round: number)
         defer { watchdog.cancel() }
         do {
             let summary = try await round.value
@@ -112,7 +112,7 @@ public actor SyncEngine {
 
     /// Tells `status` while the sync has not moved on for `bound`, until cancelled; it runs off
     /// the engine's actor, so that a sync blocked on it is seen too.
-    private static func watch(_ progress: SyncProgress, bound: Duration, status: SyncStatus) -> Task<Void, Never> {
+    private static func watch(_ progress: SyncProgress, bound: Duration, status: SyncStatus, round: Int) -> Task<Void, Never> {
         Task.detached {
             var stalledSince: Date?
             while !Task.isCancelled {
@@ -121,7 +121,7 @@ public actor SyncEngine {
                 let since = idle >= bound ? (stalledSince ?? Date() - Double(idle.components.seconds)) : nil
                 guard since != stalledSince, !Task.isCancelled else { continue }
                 stalledSince = since
-                await MainActor.run { status.stalled(since: since) }
+                await MainActor.run { status.stalled(since: since, round: round) }
             }
         }
     }

@@ -20,13 +20,24 @@ import Observation
     /// Since when the sync under way has made no progress, while ``isStalled``.
     public private(set) var stalledSince: Date?
 
+    /// Counts the syncs started: what the watchdog of one sync says never lands on another.
+    private var round = 0
+
     nonisolated init() {}
 
-    func started() {
+    /// Returns the sync's round, which its watchdog's reports carry.
+    func started() -> Int {
         isSyncing = true
+        round += 1
+        return round
     }
 
-    func stalled(since date: Date?) {
+    func stalled(since date: Date?, round: Int) {
+        guard isSyncing, round == self.round else { return }
+        stalled(since: date)
+    }
+
+    private func stalled(since date: Date?) {
         if isStalled != (date != nil) { isStalled = date != nil }
         if stalledSince != date { stalledSince = date }
     }

@@ -178,7 +178,12 @@ private final class Capture {
     ) throws {
         let members = try entity.members(of: property, in: model) { try self.globalID(of: $0) }
         var knownByTarget: [String: [String]] = [:]
-        for member in known.members(of: property.name) {
+        let knownMembers = known.members(of: property.name)
+        // Their records, a few queries for all.
+        for (globalID, record) in try replica.ledger.records(globalIDs: knownMembers.filter { recordsByGlobalID[$0] == nil }) {
+            recordsByGlobalID[globalID] = record
+        }
+        for member in knownMembers {
             knownByTarget[try survivor(of: member), default: []].append(member)
         }
         for added in members where knownByTarget[added] == nil {
