@@ -50,6 +50,19 @@ import TestSupport
         #expect(phone.merging(laptop) == laptop.merging(phone))
     }
 
+    /// `link(_:to:isAdded:at:)` adds a tagged link, or removes the additions the state has
+    /// seen: a later removal on one node leaves an addition it had not seen.
+    @Test func linkingAddsOrRemovesWhatTheStateHasSeen() {
+        var phone = State(entity: "Tag"), laptop = State(entity: "Tag")
+        phone.link("notes", to: "n1", isAdded: true, at: at(1, "phone"))
+        laptop.merge(phone)
+        phone.link("notes", to: "n1", isAdded: true, at: at(5, "phone"))
+        laptop.link("notes", to: "n1", isAdded: false, at: at(9, "laptop"))
+        #expect(laptop.members(of: "notes").isEmpty)
+        #expect(laptop.merging(phone).members(of: "notes") == ["n1"])
+        #expect(phone.merging(laptop) == laptop.merging(phone))
+    }
+
     /// A state an earlier version kept, its links last-writer-wins flags, reads as the same
     /// members.
     @Test func linksKeptByAnEarlierVersionReadAsTheSameMembers() throws {

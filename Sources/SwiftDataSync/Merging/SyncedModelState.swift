@@ -85,6 +85,17 @@ public struct SyncedModelState<Value: Hashable & Codable & Sendable>: Hashable, 
         links[relationship, default: [:]][member, default: SyncedLink()].removals.formUnion(observed)
     }
 
+    /// Adds a link (`isAdded`), tagged with `timestamp`, or removes it: the removal takes the
+    /// additions this state has seen (``remove(_:member:observed:)`` with its
+    /// ``liveAdditions(of:to:)``), so it is made on the removing node's whole state.
+    public mutating func link(_ relationship: String, to member: String, isAdded: Bool, at timestamp: SyncTimestamp) {
+        if isAdded {
+            add(relationship, member: member, at: timestamp)
+        } else {
+            remove(relationship, member: member, observed: liveAdditions(of: relationship, to: member))
+        }
+    }
+
     /// Deletes the model; the earliest deletion is kept, so every node keeps the same one.
     public mutating func delete(at timestamp: SyncTimestamp) {
         deletion = min(deletion ?? timestamp, timestamp)
