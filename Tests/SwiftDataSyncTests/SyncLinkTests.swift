@@ -207,3 +207,37 @@ extension SyncLinkTests {
         #expect(try await phone.engine.snapshot() == world.server.snapshot())
     }
 }
+
+extension SyncLinkTests {
+    /// A device edits its own model of a country before it learns the server merged it into
+    /// another device's (the answer to its push was lost): the edit reaches the model the server
+    /// kept, on every node, instead of the merged one, which is gone.
+    @Test func anEditOfAMergedModelMadeBeforeLearningOfTheMergeReachesTheSurvivor() async throws {
+        let world = try SyncTestWorld()
+        let transport = AnswerLosingTransport(server: world.server)
+        let phone = try world.device("phone"), laptop = try world.device("laptop", transport: transport)
+        for device in [phone, laptop] {
+            let context = device.context
+            context.insert(Country(code: "PE", name: "Peru"))
+            try context.save()
+        }
+        try await phone.engine.sync()
+        transport.losesNextAnswer.withLock { $0 = true }
+        await #expect(throws: LostAnswer.self) { try await laptop.engine.sync() }
+        do {
+            let context = laptop.context
+            let peru = try #require(try context.fetch(FetchDescriptor<Country>()).first)
+            peru.population = 34_000_000
+            try context.save()
+        }
+        try await laptop.engine.sync()
+        try await phone.engine.sync()
+        for (name, device) in [("phone", phone), ("laptop", laptop)] {
+            let context = device.context
+            #expect(try context.fetch(FetchDescriptor<Country>()).map(\.population) == [34_000_000], "\(name)")
+        }
+        let server = ModelContext(world.serverContainer)
+        #expect(try server.fetch(FetchDescriptor<Country>()).map(\.population) == [34_000_000])
+        #expect(try await laptop.engine.snapshot() == world.server.snapshot())
+    }
+}

@@ -14,6 +14,9 @@ extension SyncReplica {
         return try mergeNotingIntent(incoming)
     }
 
+    /// How many merges a change is followed through to the model that stayed.
+    static let mergeChainLimit = 8
+
     /// Merges `incoming`, its intent noted in the ledger before each save of the app's store
     /// (``SyncMergeIntent``) and removed with the caller's save of the ledger.
     func mergeNotingIntent(_ incoming: [SyncModel]) throws -> [SyncModel] {
@@ -28,7 +31,13 @@ extension SyncReplica {
         var records = try ledger.records(globalIDs: Array(Set(incoming.map(\.id))))
         var merged: [String: SyncedModelState<String>] = [:]
         var changed: [String] = []
-        for model in incoming {
+        // What arrives for a model the server merged into another goes to that one too (a
+        // change a device made before it learnt of the merge), hop by hop along the chain.
+        var queue = incoming.map { (model: $0, hops: 0) }
+        var next = 0
+        while next < queue.count {
+            let (model, hops) = queue[next]
+            next += 1
             guard let entity = entities[model.state.entity] else { throw SyncError.unknownEntity(model.state.entity, model: model.id) }
             for register in model.state.properties.values { try receive(register.timestamp) }
             for links in model.state.links.values {
@@ -36,8 +45,9 @@ extension SyncReplica {
             }
             if let deletion = model.state.deletion { try receive(deletion) }
             let record: SyncRecord
-            if let existing = records[model.id] {
+            if let existing = try records[model.id] ?? (hops > 0 ? ledger.records(globalIDs: [model.id])[model.id] : nil) {
                 record = existing
+                records[model.id] = existing
             } else {
                 record = SyncRecord(globalID: model.id, entity: entity.name, localID: nil, state: try ledger.encoded(SyncedModelState(entity: entity.name)))
                 ledger.context.insert(record)
@@ -48,6 +58,10 @@ extension SyncReplica {
             }
             let known = try merged[model.id] ?? ledger.state(of: record)
             let state = known.merging(model.state)
+            if isAuthority, let survivor = known.mergedInto, hops < Self.mergeChainLimit,
+               !model.state.properties.isEmpty || !model.state.links.isEmpty {
+                queue.append((SyncModel(id: survivor, state: model.state.contents(as: entity.name)), hops + 1))
+            }
             if merged[model.id] == nil { changed.append(model.id) }
             merged[model.id] = state
             if state != known { record.state = try ledger.encoded(state) }
