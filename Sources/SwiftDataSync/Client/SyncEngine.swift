@@ -110,20 +110,20 @@ public actor SyncEngine {
         replica.clockSkew = clockSkew
     }
 
-    /// Tells `status` while the sync has not moved on for `bound`, until cancelled; it runs off
-    /// the engine's actor, so that a sync blocked on it is seen too.
-    private static func watch(_ progress: SyncProgress, bound: Duration, status: SyncStatus, round: Int) -> Task<Void, Never> {
-        Task.detached {
-            var stalledSince: Date?
-            while !Task.isCancelled {
-                try? await Task.sleep(for: min(bound / 4, .seconds(1)))
-                let idle = progress.idle
-                let since = idle >= bound ? (stalledSince ?? Date() - Double(idle.components.seconds)) : nil
-                guard since != stalledSince, !Task.isCancelled else { continue }
-                stalledSince = since
-                await MainActor.run { status.stalled(since: since, round: round) }
-            }
+    /// Tells `status` while the sync has not moved on for `bound`, until cancelled: on a
+    /// dispatch timer, off the engine's actor and Swift's concurrency threads, so that a sync
+    /// blocked on them is seen too.
+    private static func watch(_ progress: SyncProgress, bound: Duration, status: SyncStatus, round: Int) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let interval = min(bound / 4, .seconds(1))
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        timer.schedule(deadline: .now() + seconds, repeating: seconds)
+        timer.setEventHandler {
+            guard let stall = progress.stallToReport(bound: bound) else { return }
+            Task { @MainActor in status.stalled(since: stall, round: round) }
         }
+        timer.resume()
+        return timer
     }
 
     private func waitForRunningRound() async {
