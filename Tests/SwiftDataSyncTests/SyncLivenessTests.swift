@@ -25,23 +25,23 @@ import TestSupport
             (try? ModelContext(serverContainer).fetchCount(FetchDescriptor<Journey>(predicate: #Predicate { $0.title == title }))) == 1
         }
 
-        // The next push hangs for 60 s, whatever the engine does; the save waits behind it.
-        transport.stallNextPush(for: 60)
+        // The next push hangs for 300 s, whatever the engine does; the save waits behind it.
+        transport.stallNextPush(for: 300)
         let context = ModelContext(phone.container)
         context.insert(Journey(title: "while the server hangs", departure: .now))
         try context.save()
-        let stalled = await eventually(timeout: .seconds(20)) { status.isStalled && status.stalledSince != nil }
+        let stalled = await eventually(timeout: .seconds(120)) { status.isStalled && status.stalledSince != nil }
         #expect(stalled, "the status never said the sync was stalled")
         // A second save while the first sync hangs: no third save is needed to send it.
         context.insert(Journey(title: "saved during the hang", departure: .now))
         try context.save()
-        let failed = await eventually(timeout: .seconds(30)) { status.lastError?.contains("did not answer a push within 10 s") == true }
+        let failed = await eventually(timeout: .seconds(120)) { status.lastError?.contains("did not answer a push within 10 s") == true }
         let said = status.lastError ?? "no error"
         #expect(failed, "the status never said which request went unanswered: \(said)")
         // Sent again once the bound has passed, long before the hung push would have ended.
-        let arrived = await eventually(timeout: .seconds(30)) { onServer("while the server hangs") && onServer("saved during the hang") }
+        let arrived = await eventually(timeout: .seconds(120)) { onServer("while the server hangs") && onServer("saved during the hang") }
         #expect(arrived, "the saves never reached the server")
-        let recovered = await eventually(timeout: .seconds(30)) { status.lastError == nil && !status.isStalled && status.lastSync != nil }
+        let recovered = await eventually(timeout: .seconds(120)) { status.lastError == nil && !status.isStalled && status.lastSync != nil }
         #expect(recovered)
     }
 }

@@ -39,7 +39,7 @@ public actor SyncEngine {
     ///   - requestTimeout: How long to wait for one answer from the server.
     public init(
         container: ModelContainer, models: [any PersistentModel.Type], ledgerURL: URL, transport: any SyncTransport,
-        node: String? = nil, batchSize: Int = 500, requestTimeout: Duration = .seconds(30)
+        node: String? = nil, batchSize: Int = 500, requestTimeout: Duration = .seconds(120)
     ) throws {
         let ledger = try ModelContainer(for: Schema(SyncLedger.models), configurations: ModelConfiguration(url: ledgerURL))
         replica = try SyncReplica(container: container, models: models, ledger: ledger, node: node, isAuthority: false)
