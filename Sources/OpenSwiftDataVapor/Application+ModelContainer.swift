@@ -24,11 +24,15 @@ extension Application {
     public var modelContainer: ModelContainer {
         get {
             guard let container = storage[ModelContainerKey.self] ?? storage[OpenedModelContainerKey.self] else {
+                // A configuration mistake, as Vapor's own `app.db` treats one: whether it traps
+                // depends only on the app's code (it never set a container), never on what a
+                // client sends or on a connection, and the first run of the app shows it.
                 fatalError("app.modelContainer is read before it was set or opened: set it in configure(_:), or call app.modelContainer(for:migrationPlan:configurations:) there, before the routes use it")
             }
             return container
         }
         set {
+            // Set in configure(_:), before the server takes requests: no request reaches it.
             precondition(storage[ModelContainerKey.self] == nil, "app.modelContainer is set once: a second container would leave the first open")
             storage[ModelContainerKey.self] = newValue
             lifecycle.use(ModelContainerLifecycle(container: newValue))

@@ -18,7 +18,8 @@ extension SyncedEntity {
         case .toOne:
             return coder.text(ofGlobalID: try (value as? any PersistentModel).map(globalID))
         case .toMany:
-            preconditionFailure("\(name).\(property.name) is to-many: its links are members, not a register")
+            throw SyncError.undecodableValue(
+                entity: name, property: property.name, model: "", value: "", reason: "a to-many relationship has members, not a value")
         }
     }
 
@@ -57,7 +58,8 @@ extension SyncedEntity {
                 written = (related ?? keyPath.noValue).map { keyPath.assign($0, on: model) } ?? false
             }
         case .toMany:
-            preconditionFailure("\(name).\(property.name) is to-many: write its members")
+            throw SyncError.undecodableValue(
+                entity: name, property: property.name, model: modelID, value: text, reason: "a to-many relationship takes members, not a value")
         }
         guard written else {
             throw SyncError.undecodableValue(entity: name, property: property.name, model: modelID, value: text, reason: "the value does not fit the property")
